@@ -1,0 +1,53 @@
+EXTENSION = rbmarshal
+EXTVERSION = 0.1.0
+
+MODULE_big = rbmarshal
+CODEC_OBJS = src/marshal_reader.o src/marshal_text.o
+OBJS = $(CODEC_OBJS) src/rbmarshal.o src/rbmarshal_io.o
+
+DATA = $(wildcard rbmarshal--*.sql)
+
+TESTS = $(wildcard sql/*.sql)
+REGRESS = $(patsubst sql/%.sql,%,$(TESTS))
+REGRESS_OPTS = --load-extension=$(EXTENSION)
+
+# Warnings are errors in every build (CI and developers alike).
+PG_CFLAGS = -Wall -Wextra -Werror -Wno-unused-parameter -Wno-sign-compare \
+	-Wno-missing-field-initializers
+# No JIT bitcode: nothing here benefits and it needs clang at install time.
+with_llvm = no
+
+PG_CONFIG ?= pg_config
+PGXS := $(shell $(PG_CONFIG) --pgxs)
+include $(PGXS)
+
+# --- the codec on its own: unit tests, sanitizers, fuzzers -----------------
+
+CODEC_SRC = src/marshal_reader.c src/marshal_text.c
+UNIT_CFLAGS = -std=c11 -g -O2 -Wall -Wextra -Werror -Isrc
+
+test/unit/test_codec: test/unit/test_codec.c $(CODEC_SRC) src/marshal.h
+	$(CC) $(UNIT_CFLAGS) -o $@ test/unit/test_codec.c $(CODEC_SRC)
+
+test/unit/test_codec_asan: test/unit/test_codec.c $(CODEC_SRC) src/marshal.h
+	clang $(UNIT_CFLAGS) -fsanitize=address,undefined -fno-sanitize-recover=all \
+		-o $@ test/unit/test_codec.c $(CODEC_SRC)
+
+# C unit tests of the codec against the committed fixtures.
+unit: test/unit/test_codec
+	test/unit/test_codec test/fixtures
+
+# The same under AddressSanitizer and UndefinedBehaviorSanitizer.
+unit-asan: test/unit/test_codec_asan
+	test/unit/test_codec_asan test/fixtures
+
+# Regenerate the fixtures with Ruby (needs ruby and ruby-activesupport).
+fixtures:
+	ruby test/fixtures/generate.rb
+
+# Everything: unit tests, sanitizer build, regression suite (needs a server).
+test: unit unit-asan installcheck
+
+.PHONY: unit unit-asan fixtures test
+
+EXTRA_CLEAN = test/unit/test_codec test/unit/test_codec_asan

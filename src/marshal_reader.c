@@ -1,0 +1,991 @@
+/*
+ * marshal_reader.c
+ *		The Marshal 4.8 reader: validation and the object/symbol index.
+ *
+ * The structure follows MRI's r_object0/r_object_for (marshal.c) so that the
+ * object table is numbered exactly as MRI numbers it while loading: which
+ * values take a slot, and when (r_prepare before the class name for o and S,
+ * after the source for a Regexp, after the ivars for u).  The "ivp" flag is
+ * MRI's: an I wrapper offers its ivar block to the value inside, and String
+ * payloads of u, Regexp sources, Symbols and Class names consume it
+ * themselves; otherwise the wrapper reads the block after the value.
+ *
+ * Everything is bounds-checked against the bytes remaining before it is
+ * used, and nothing is allocated but the two tables, which grow with the
+ * number of values actually read (so stay proportional to the input).
+ */
+#include "marshal.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Object-table entries of objects whose slot is reserved but not filled. */
+#define KIND_PENDING	0x80
+
+/* How often (in values read) the interrupt hook runs. */
+#define INTERRUPT_EVERY 4096
+
+/* How often (in nesting levels) the stack hook runs. */
+#define STACK_EVERY		8
+
+/* Symbols the reader must recognise by name (sym2encidx and friends). */
+typedef enum SymTag
+{
+	SYM_PLAIN = 0,
+	SYM_E,						/* "E": the short encoding ivar */
+	SYM_ENCODING,				/* "encoding": named encoding ivar */
+	SYM_K,						/* "K": ruby2_keywords flag */
+	SYM_HASH					/* "Hash": compare_by_identity marker */
+} SymTag;
+
+typedef struct Reader
+{
+	const uint8_t *buf;
+	size_t		len;
+	size_t		pos;
+	uint32_t	depth;
+	uint32_t	max_depth;
+	uint32_t	steps;
+	const MarshalHooks *hooks;
+	MarshalError *err;
+	bool		keep_positions;
+
+	uint8_t    *obj_kind;
+	uint32_t   *obj_pos;
+	uint32_t	nobj;
+	uint32_t	objcap;
+
+	uint8_t    *sym_tag;
+	uint32_t   *sym_pos;
+	uint32_t	nsym;
+	uint32_t	symcap;
+} Reader;
+
+#define TRY(expr) \
+	do { MarshalStatus s_ = (expr); if (s_ != MARSHAL_OK) return s_; } while (0)
+
+static MarshalStatus fail_at(Reader *r, MarshalStatus status, size_t offset,
+							 const char *fmt,...)
+			__attribute__((format(printf, 4, 5)));
+static MarshalStatus read_object(Reader *r, uint8_t *kind);
+static MarshalStatus read_object0(Reader *r, size_t start, int *ivp,
+								  uint8_t *kind);
+static MarshalStatus read_object_for(Reader *r, size_t start, int *ivp,
+									 int type, uint8_t *kind);
+
+static MarshalStatus
+fail_at(Reader *r, MarshalStatus status, size_t offset, const char *fmt,...)
+{
+	va_list		ap;
+
+	r->err->status = status;
+	r->err->offset = offset;
+	va_start(ap, fmt);
+	vsnprintf(r->err->detail, sizeof(r->err->detail), fmt, ap);
+	va_end(ap);
+	return status;
+}
+
+/* "expected <what>, found <the byte at offset or end of data>" */
+static MarshalStatus
+fail_expected(Reader *r, size_t offset, const char *what)
+{
+	if (offset >= r->len)
+		return fail_at(r, MARSHAL_ERR_FORMAT, offset,
+					   "expected %s, found end of data", what);
+	return fail_at(r, MARSHAL_ERR_FORMAT, offset,
+				   "expected %s, found byte 0x%02x", what, r->buf[offset]);
+}
+
+static const char *
+kind_name(uint8_t kind)
+{
+	static const char *const names[] = {
+		"?", "nil", "true", "false", "Integer", "Symbol", "Float",
+		"Integer (bignum)", "String", "Regexp", "Array", "Hash", "Struct",
+		"Object", "_dump object", "marshal_dump object", "_dump_data object",
+		"Class", "Module"
+	};
+
+	kind &= ~KIND_PENDING;
+	return kind < sizeof(names) / sizeof(names[0]) ? names[kind] : "?";
+}
+
+/* Frozen in MRI: setting any instance variable on them raises. */
+static bool
+kind_is_frozen(uint8_t kind)
+{
+	switch (kind)
+	{
+		case MK_NIL:
+		case MK_TRUE:
+		case MK_FALSE:
+		case MK_FIXNUM:
+		case MK_SYMBOL:
+		case MK_FLOAT:
+		case MK_BIGNUM:
+			return true;
+		default:
+			return false;
+	}
+}
+
+/* Values whose class we cannot know (u, U, d): MRI's verdict depends on it. */
+static bool
+kind_is_opaque(uint8_t kind)
+{
+	return kind == MK_USERDEF || kind == MK_USRMARSHAL || kind == MK_DATA;
+}
+
+static void *
+hook_realloc(Reader *r, void *ptr, size_t size)
+{
+	const MarshalHooks *h = r->hooks;
+
+	if (ptr == NULL)
+		return h && h->alloc ? h->alloc(h->ctx, size) : malloc(size);
+	return h && h->realloc ? h->realloc(h->ctx, ptr, size) : realloc(ptr, size);
+}
+
+static void
+hook_free(const MarshalHooks *h, void *ptr)
+{
+	if (ptr == NULL)
+		return;
+	if (h && h->free)
+		h->free(h->ctx, ptr);
+	else
+		free(ptr);
+}
+
+/*
+ * Grow a table to hold one more entry.  Every entry stands for at least one
+ * byte of input, so the count never exceeds r->len and the doubling stays
+ * within a small multiple of the input size.
+ */
+static MarshalStatus
+grow(Reader *r, uint8_t **kinds, uint32_t **positions, uint32_t *cap)
+{
+	uint32_t	newcap = *cap ? *cap * 2 : 32;
+	void	   *p;
+
+	if (newcap > r->len + 1)
+		newcap = (uint32_t) r->len + 1;
+	p = hook_realloc(r, *kinds, newcap);
+	if (p == NULL)
+		return fail_at(r, MARSHAL_ERR_NOMEM, r->pos, "out of memory");
+	*kinds = p;
+	if (r->keep_positions)
+	{
+		p = hook_realloc(r, *positions, (size_t) newcap * sizeof(uint32_t));
+		if (p == NULL)
+			return fail_at(r, MARSHAL_ERR_NOMEM, r->pos, "out of memory");
+		*positions = p;
+	}
+	*cap = newcap;
+	return MARSHAL_OK;
+}
+
+/* Register an object slot (MRI's r_entry / r_prepare). */
+static MarshalStatus
+add_object(Reader *r, uint8_t kind, size_t start, uint32_t *slot)
+{
+	if (r->nobj == r->objcap)
+		TRY(grow(r, &r->obj_kind, &r->obj_pos, &r->objcap));
+	r->obj_kind[r->nobj] = kind;
+	if (r->keep_positions)
+		r->obj_pos[r->nobj] = (uint32_t) start;
+	if (slot)
+		*slot = r->nobj;
+	r->nobj++;
+	return MARSHAL_OK;
+}
+
+static MarshalStatus
+read_byte(Reader *r, const char *what, int *c)
+{
+	if (r->pos >= r->len)
+	{
+		*c = -1;
+		return fail_expected(r, r->pos, what);
+	}
+	*c = r->buf[r->pos++];
+	return MARSHAL_OK;
+}
+
+/*
+ * MRI's r_long: 0; 5..127 and -128..-5 are small values; 1..4 and -1..-4
+ * count the little-endian bytes that follow (negative ones over a base of
+ * all ones).
+ */
+static MarshalStatus
+read_long(Reader *r, const char *what, int64_t *out)
+{
+	size_t		start = r->pos;
+	int			c;
+	int			n;
+	int64_t		x;
+
+	TRY(read_byte(r, what, &c));
+	c = (int8_t) c;
+	if (c == 0)
+	{
+		*out = 0;
+		return MARSHAL_OK;
+	}
+	if (c > 4)
+	{
+		*out = c - 5;
+		return MARSHAL_OK;
+	}
+	if (c < -4)
+	{
+		*out = c + 5;
+		return MARSHAL_OK;
+	}
+	n = c > 0 ? c : -c;
+	if (r->len - r->pos < (size_t) n)
+	{
+		r->pos = r->len;
+		return fail_at(r, MARSHAL_ERR_FORMAT, start,
+					   "expected %d more bytes of %s, found end of data",
+					   n, what);
+	}
+	x = c > 0 ? 0 : -1;
+	for (int i = 0; i < n; i++)
+	{
+		x &= ~((int64_t) 0xff << (8 * i));
+		x |= (int64_t) r->buf[r->pos++] << (8 * i);
+	}
+	*out = x;
+	return MARSHAL_OK;
+}
+
+/*
+ * A length or count of items of at least "unit" bytes each: never negative,
+ * within the codec's limit, and within the bytes left.
+ */
+static MarshalStatus
+read_length(Reader *r, const char *what, size_t unit, size_t *out)
+{
+	size_t		start = r->pos;
+	int64_t		v;
+
+	TRY(read_long(r, what, &v));
+	if (v < 0)
+		return fail_at(r, MARSHAL_ERR_FORMAT, start,
+					   "negative %s %lld", what, (long long) v);
+	if (v > MARSHAL_MAX_LENGTH)
+		return fail_at(r, MARSHAL_ERR_LIMIT, start,
+					   "%s %lld exceeds the limit of %d",
+					   what, (long long) v, MARSHAL_MAX_LENGTH);
+	if ((uint64_t) v * unit > r->len - r->pos)
+		return fail_at(r, MARSHAL_ERR_FORMAT, start,
+					   "%s %lld needs at least %llu bytes, found only %zu",
+					   what, (long long) v,
+					   (unsigned long long) ((uint64_t) v * unit),
+					   r->len - r->pos);
+	*out = (size_t) v;
+	return MARSHAL_OK;
+}
+
+/* Read a length-prefixed byte string; *p points into the buffer. */
+static MarshalStatus
+read_bytes(Reader *r, const char *what, const uint8_t **p, size_t *n)
+{
+	TRY(read_length(r, what, 1, n));
+	*p = r->buf + r->pos;
+	r->pos += *n;
+	return MARSHAL_OK;
+}
+
+static bool
+valid_utf8(const uint8_t *s, size_t n)
+{
+	size_t		i = 0;
+
+	while (i < n)
+	{
+		uint8_t		c = s[i];
+		size_t		need;
+		uint32_t	cp;
+
+		if (c < 0x80)
+		{
+			i++;
+			continue;
+		}
+		if (c >= 0xC2 && c <= 0xDF)
+		{
+			need = 1;
+			cp = c & 0x1F;
+		}
+		else if (c >= 0xE0 && c <= 0xEF)
+		{
+			need = 2;
+			cp = c & 0x0F;
+		}
+		else if (c >= 0xF0 && c <= 0xF4)
+		{
+			need = 3;
+			cp = c & 0x07;
+		}
+		else
+			return false;
+		if (n - i <= need)
+			return false;
+		for (size_t k = 1; k <= need; k++)
+		{
+			if ((s[i + k] & 0xC0) != 0x80)
+				return false;
+			cp = (cp << 6) | (s[i + k] & 0x3F);
+		}
+		/* overlong, surrogate or beyond U+10FFFF */
+		if ((need == 2 && cp < 0x800) || (need == 3 && cp < 0x10000) ||
+			(cp >= 0xD800 && cp <= 0xDFFF) || cp > 0x10FFFF)
+			return false;
+		i += need + 1;
+	}
+	return true;
+}
+
+static bool
+all_ascii(const uint8_t *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (s[i] & 0x80)
+			return false;
+	return true;
+}
+
+static SymTag
+symbol_tag(const uint8_t *s, size_t n)
+{
+	if (n == 1 && s[0] == 'E')
+		return SYM_E;
+	if (n == 1 && s[0] == 'K')
+		return SYM_K;
+	if (n == 8 && memcmp(s, "encoding", 8) == 0)
+		return SYM_ENCODING;
+	if (n == 4 && memcmp(s, "Hash", 4) == 0)
+		return SYM_HASH;
+	return SYM_PLAIN;
+}
+
+/*
+ * What an ivar (name, value) pair means for encodings, as sym2encidx:
+ * 0 = an ordinary ivar, 'U' = UTF-8, 'A' = US-ASCII, 'N' = a named one.
+ * A non-String value for :encoding is an error (StringValueCStr raises).
+ */
+static MarshalStatus
+encoding_of_ivar(Reader *r, SymTag tag, uint8_t vkind, size_t vpos, int *enc)
+{
+	*enc = 0;
+	if (tag == SYM_E)
+	{
+		if (vkind == MK_TRUE)
+			*enc = 'U';
+		else if (vkind == MK_FALSE)
+			*enc = 'A';
+		/* any other value is "bogus" and ignored by MRI */
+	}
+	else if (tag == SYM_ENCODING)
+	{
+		if ((vkind & ~KIND_PENDING) != MK_STRING)
+			return fail_at(r, MARSHAL_ERR_FORMAT, vpos,
+						   "expected a String naming an encoding, found %s",
+						   kind_name(vkind));
+		*enc = 'N';
+	}
+	return MARSHAL_OK;
+}
+
+static MarshalStatus read_symbol(Reader *r, uint32_t *index);
+
+/* MRI's r_symreal: the symbol is numbered before its own ivars are read. */
+static MarshalStatus
+read_symreal(Reader *r, int ivar, uint32_t *index)
+{
+	size_t		lenpos = r->pos;
+	const uint8_t *s;
+	size_t		n;
+	uint32_t	idx;
+	int			enc = 0;
+
+	TRY(read_bytes(r, "symbol length", &s, &n));
+	if (r->nsym == r->symcap)
+		TRY(grow(r, &r->sym_tag, &r->sym_pos, &r->symcap));
+	idx = r->nsym++;
+	r->sym_tag[idx] = (uint8_t) symbol_tag(s, n);
+	if (r->keep_positions)
+		r->sym_pos[idx] = (uint32_t) lenpos;
+
+	if (ivar)
+	{
+		int64_t		count;
+
+		TRY(read_long(r, "ivar count", &count));
+		while (count-- > 0)
+		{
+			uint32_t	name;
+			size_t		vpos;
+			uint8_t		vkind;
+			int			e;
+
+			TRY(read_symbol(r, &name));
+			vpos = r->pos;
+			TRY(read_object(r, &vkind));
+			TRY(encoding_of_ivar(r, (SymTag) r->sym_tag[name], vkind, vpos, &e));
+			enc = e;			/* the last pair decides, as in MRI */
+		}
+	}
+	if (enc == 'U' && !valid_utf8(s, n))
+		return fail_at(r, MARSHAL_ERR_FORMAT, lenpos,
+					   "invalid byte sequence in UTF-8 symbol");
+	if (enc == 'A' && !all_ascii(s, n))
+		return fail_at(r, MARSHAL_ERR_FORMAT, lenpos,
+					   "invalid byte sequence in US-ASCII symbol");
+	/* sym2encidx only recognises names that stayed US-ASCII */
+	if (enc == 'U' || enc == 'N')
+		r->sym_tag[idx] = SYM_PLAIN;
+	*index = idx;
+	return MARSHAL_OK;
+}
+
+/* MRI's r_symbol: a class, ivar or member name. */
+static MarshalStatus
+read_symbol(Reader *r, uint32_t *index)
+{
+	int			ivar = 0;
+
+	for (;;)
+	{
+		size_t		at = r->pos;
+		int			c;
+
+		TRY(read_byte(r, "a symbol", &c));
+		if (c == MT_IVAR)
+		{
+			ivar = 1;
+			continue;
+		}
+		if (c == MT_SYMBOL)
+			return read_symreal(r, ivar, index);
+		if (c == MT_SYMLINK)
+		{
+			int64_t		n;
+
+			if (ivar)
+				return fail_at(r, MARSHAL_ERR_FORMAT, at,
+							   "expected a symbol, found a symbol link with encoding");
+			TRY(read_long(r, "symbol link", &n));
+			if (n < 0 || n >= r->nsym)
+				return fail_at(r, MARSHAL_ERR_FORMAT, at,
+							   "symbol link %lld is out of range (%u symbols so far)",
+							   (long long) n, r->nsym);
+			*index = (uint32_t) n;
+			return MARSHAL_OK;
+		}
+		return fail_expected(r, at, "a symbol (':' or ';')");
+	}
+}
+
+/*
+ * MRI's r_ivar: an ivar block applied to a value of the given kind.  Reports
+ * through *has_encoding whether an encoding ivar was among them.
+ */
+static MarshalStatus
+read_ivars(Reader *r, uint8_t target, bool *has_encoding)
+{
+	size_t		at = r->pos;
+	int64_t		count;
+
+	target &= ~KIND_PENDING;
+	TRY(read_long(r, "ivar count", &count));
+	if (count <= 0)
+		return MARSHAL_OK;		/* MRI ignores a negative count */
+	if (target == MK_CLASS || target == MK_MODULE)
+		return fail_at(r, MARSHAL_ERR_FORMAT, at,
+					   "a %s cannot carry instance variables",
+					   kind_name(target));
+	while (count-- > 0)
+	{
+		uint32_t	name;
+		size_t		vpos;
+		uint8_t		vkind;
+		int			enc;
+		SymTag		tag;
+
+		at = r->pos;
+		TRY(read_symbol(r, &name));
+		tag = (SymTag) r->sym_tag[name];
+		vpos = r->pos;
+		TRY(read_object(r, &vkind));
+		TRY(encoding_of_ivar(r, tag, vkind, vpos, &enc));
+		if (enc)
+		{
+			if (target != MK_STRING && target != MK_REGEXP &&
+				!kind_is_opaque(target))
+				return fail_at(r, MARSHAL_ERR_FORMAT, at,
+							   "a %s cannot carry an encoding",
+							   kind_name(target));
+			if (has_encoding)
+				*has_encoding = true;
+		}
+		else if (tag == SYM_K && target != MK_HASH && !kind_is_opaque(target))
+			return fail_at(r, MARSHAL_ERR_FORMAT, at,
+						   "ruby2_keywords flag on a %s, not a Hash",
+						   kind_name(target));
+		if (kind_is_frozen(target))
+			return fail_at(r, MARSHAL_ERR_FORMAT, at,
+						   "instance variables on a frozen %s",
+						   kind_name(target));
+	}
+	return MARSHAL_OK;
+}
+
+/*
+ * Float text as MRI writes it ("1.5", "1e-5", "-0", "nan", "inf", "-inf")
+ * or as Ruby 1.8 wrote it (%.17g, optionally followed by NUL and binary
+ * mantissa bytes).  MRI's loader hands anything to strtod and so reads
+ * garbage as 0.0; we refuse it rather than invent a value.
+ */
+static bool
+float_text_ok(const uint8_t *p, size_t n)
+{
+	size_t		i = 0;
+	size_t		digits = 0;
+
+	if ((n == 3 && (memcmp(p, "nan", 3) == 0 || memcmp(p, "inf", 3) == 0)) ||
+		(n == 4 && memcmp(p, "-inf", 4) == 0))
+		return true;
+	if (i < n && p[i] == '-')
+		i++;
+	while (i < n && p[i] >= '0' && p[i] <= '9')
+		i++, digits++;
+	if (digits == 0)
+		return false;
+	if (i < n && p[i] == '.')
+	{
+		i++;
+		digits = 0;
+		while (i < n && p[i] >= '0' && p[i] <= '9')
+			i++, digits++;
+		if (digits == 0)
+			return false;
+	}
+	if (i < n && (p[i] == 'e' || p[i] == 'E'))
+	{
+		i++;
+		if (i < n && (p[i] == '+' || p[i] == '-'))
+			i++;
+		digits = 0;
+		while (i < n && p[i] >= '0' && p[i] <= '9')
+			i++, digits++;
+		if (digits == 0)
+			return false;
+	}
+	/* the end, or the legacy NUL + mantissa tail */
+	return i == n || p[i] == '\0';
+}
+
+/* A plain r_object: a value with no I wrapper around it. */
+static MarshalStatus
+read_object(Reader *r, uint8_t *kind)
+{
+	return read_object0(r, r->pos, NULL, kind);
+}
+
+/* MRI's r_object0: read the type byte, with depth and interrupt checks. */
+static MarshalStatus
+read_object0(Reader *r, size_t start, int *ivp, uint8_t *kind)
+{
+	int			type;
+	MarshalStatus st;
+
+	if (++r->depth > r->max_depth)
+		return fail_at(r, MARSHAL_ERR_DEPTH, r->pos,
+					   "nesting deeper than %u levels", r->max_depth);
+	if (r->depth % STACK_EVERY == 0 && r->hooks && r->hooks->check_stack)
+		r->hooks->check_stack(r->hooks->ctx);
+	if (++r->steps % INTERRUPT_EVERY == 0 && r->hooks &&
+		r->hooks->check_interrupts)
+		r->hooks->check_interrupts(r->hooks->ctx);
+
+	TRY(read_byte(r, "a type byte", &type));
+	st = read_object_for(r, start, ivp, type, kind);
+	r->depth--;
+	return st;
+}
+
+static MarshalStatus
+read_hash_body(Reader *r, size_t start, int type)
+{
+	size_t		n;
+	uint8_t		k;
+
+	TRY(read_length(r, "hash size", 2, &n));
+	TRY(add_object(r, MK_HASH, start, NULL));
+	for (size_t i = 0; i < 2 * n; i++)
+		TRY(read_object(r, &k));
+	if (type == MT_HASH_DEF)
+		TRY(read_object(r, &k));
+	return MARSHAL_OK;
+}
+
+/* c and m: raw name bytes; an I wrapper may give them one encoding ivar. */
+static MarshalStatus
+read_class_name(Reader *r, int *ivp)
+{
+	const uint8_t *s;
+	size_t		n;
+
+	TRY(read_bytes(r, "class name length", &s, &n));
+	if (ivp && *ivp)
+	{
+		size_t		at = r->pos;
+		int64_t		count;
+
+		TRY(read_long(r, "ivar count", &count));
+		if (count > 0)
+		{
+			uint32_t	name;
+			size_t		vpos;
+			uint8_t		vkind;
+			int			enc;
+
+			TRY(read_symbol(r, &name));
+			vpos = r->pos;
+			TRY(read_object(r, &vkind));
+			TRY(encoding_of_ivar(r, (SymTag) r->sym_tag[name], vkind, vpos,
+								 &enc));
+			if (enc)
+				count--;
+		}
+		if (count > 0)
+			return fail_at(r, MARSHAL_ERR_FORMAT, at,
+						   "a class or module name can carry only its encoding");
+		*ivp = 0;
+	}
+	return MARSHAL_OK;
+}
+
+/* MRI's r_object_for: one value, its type byte already read. */
+static MarshalStatus
+read_object_for(Reader *r, size_t start, int *ivp, int type, uint8_t *kind)
+{
+	size_t		at = r->pos - 1;
+	const uint8_t *s;
+	size_t		n;
+	uint32_t	slot;
+	uint32_t	sym;
+	uint8_t		k;
+	int64_t		v;
+
+	switch (type)
+	{
+		case MT_NIL:
+			*kind = MK_NIL;
+			return MARSHAL_OK;
+		case MT_TRUE:
+			*kind = MK_TRUE;
+			return MARSHAL_OK;
+		case MT_FALSE:
+			*kind = MK_FALSE;
+			return MARSHAL_OK;
+
+		case MT_FIXNUM:
+			*kind = MK_FIXNUM;
+			return read_long(r, "integer", &v);
+
+		case MT_FLOAT:
+			TRY(read_bytes(r, "float length", &s, &n));
+			if (!float_text_ok(s, n))
+				return fail_at(r, MARSHAL_ERR_FORMAT, at,
+							   "expected float text (digits, \"nan\", \"inf\" or \"-inf\")");
+			*kind = MK_FLOAT;
+			return add_object(r, MK_FLOAT, start, NULL);
+
+		case MT_BIGNUM:
+			{
+				int			sign;
+
+				TRY(read_byte(r, "a bignum sign", &sign));
+				if (sign != '+' && sign != '-')
+					return fail_expected(r, r->pos - 1,
+										 "a bignum sign ('+' or '-')");
+				TRY(read_length(r, "bignum length", 2, &n));
+				r->pos += 2 * n;
+				*kind = MK_BIGNUM;
+				return add_object(r, MK_BIGNUM, start, NULL);
+			}
+
+		case MT_STRING:
+			TRY(read_bytes(r, "string length", &s, &n));
+			*kind = MK_STRING;
+			return add_object(r, MK_STRING, start, NULL);
+
+		case MT_REGEXP:
+			{
+				int			options;
+				bool		has_enc = false;
+
+				TRY(read_bytes(r, "regexp length", &s, &n));
+				TRY(read_byte(r, "regexp options", &options));
+				/* reserved now, filled once the source's ivars are read */
+				TRY(add_object(r, MK_REGEXP | KIND_PENDING, start, &slot));
+				if (ivp)
+				{
+					TRY(read_ivars(r, MK_STRING, &has_enc));
+					*ivp = 0;
+				}
+				r->obj_kind[slot] = MK_REGEXP;
+				*kind = MK_REGEXP;
+				return MARSHAL_OK;
+			}
+
+		case MT_ARRAY:
+			TRY(read_length(r, "array length", 1, &n));
+			TRY(add_object(r, MK_ARRAY, start, NULL));
+			for (size_t i = 0; i < n; i++)
+				TRY(read_object(r, &k));
+			*kind = MK_ARRAY;
+			return MARSHAL_OK;
+
+		case MT_HASH:
+		case MT_HASH_DEF:
+			*kind = MK_HASH;
+			return read_hash_body(r, start, type);
+
+		case MT_STRUCT:
+			TRY(add_object(r, MK_STRUCT | KIND_PENDING, start, &slot));
+			TRY(read_symbol(r, &sym));
+			TRY(read_length(r, "struct size", 2, &n));
+			r->obj_kind[slot] = MK_STRUCT;
+			for (size_t i = 0; i < n; i++)
+			{
+				TRY(read_symbol(r, &sym));
+				TRY(read_object(r, &k));
+			}
+			*kind = MK_STRUCT;
+			return MARSHAL_OK;
+
+		case MT_OBJECT:
+			TRY(add_object(r, MK_OBJECT | KIND_PENDING, start, &slot));
+			TRY(read_symbol(r, &sym));
+			r->obj_kind[slot] = MK_OBJECT;
+			*kind = MK_OBJECT;
+			return read_ivars(r, MK_OBJECT, NULL);
+
+		case MT_USERDEF:
+			TRY(read_symbol(r, &sym));
+			TRY(read_bytes(r, "_dump data length", &s, &n));
+			if (ivp)
+			{
+				TRY(read_ivars(r, MK_STRING, NULL));
+				*ivp = 0;
+			}
+			*kind = MK_USERDEF;
+			return add_object(r, MK_USERDEF, start, NULL);
+
+		case MT_USRMARSHAL:
+			TRY(read_symbol(r, &sym));
+			TRY(add_object(r, MK_USRMARSHAL, start, NULL));
+			*kind = MK_USRMARSHAL;
+			return read_object(r, &k);
+
+		case MT_DATA:
+			TRY(read_symbol(r, &sym));
+			TRY(add_object(r, MK_DATA, start, NULL));
+			*kind = MK_DATA;
+			return read_object0(r, r->pos, NULL, &k);
+
+		case MT_MODULE_OLD:
+			TRY(read_bytes(r, "module name length", &s, &n));
+			if (ivp && *ivp)
+				return fail_at(r, MARSHAL_ERR_FORMAT, at,
+							   "an old-style module cannot carry instance variables");
+			*kind = MK_MODULE;
+			return add_object(r, MK_MODULE, start, NULL);
+
+		case MT_CLASS:
+		case MT_MODULE:
+			TRY(read_class_name(r, ivp));
+			*kind = type == MT_CLASS ? MK_CLASS : MK_MODULE;
+			return add_object(r, *kind, start, NULL);
+
+		case MT_SYMBOL:
+			*kind = MK_SYMBOL;
+			if (ivp)
+			{
+				int			ivar = *ivp;
+
+				*ivp = 0;
+				return read_symreal(r, ivar, &sym);
+			}
+			return read_symreal(r, 0, &sym);
+
+		case MT_SYMLINK:
+			TRY(read_long(r, "symbol link", &v));
+			if (v < 0 || v >= r->nsym)
+				return fail_at(r, MARSHAL_ERR_FORMAT, at,
+							   "symbol link %lld is out of range (%u symbols so far)",
+							   (long long) v, r->nsym);
+			*kind = MK_SYMBOL;
+			return MARSHAL_OK;
+
+		case MT_LINK:
+			TRY(read_long(r, "object link", &v));
+			if (v < 0 || v >= r->nobj)
+				return fail_at(r, MARSHAL_ERR_FORMAT, at,
+							   "object link %lld is out of range (%u objects so far)",
+							   (long long) v, r->nobj);
+			if (r->obj_kind[v] & KIND_PENDING)
+				return fail_at(r, MARSHAL_ERR_FORMAT, at,
+							   "object link %lld refers to a %s that is not built yet",
+							   (long long) v, kind_name(r->obj_kind[v]));
+			*kind = r->obj_kind[v];
+			return MARSHAL_OK;
+
+		case MT_IVAR:
+			{
+				int			ivar = 1;
+
+				TRY(read_object0(r, start, &ivar, &k));
+				if (ivar)
+					TRY(read_ivars(r, k, NULL));
+				*kind = k;
+				return MARSHAL_OK;
+			}
+
+		case MT_EXTENDED:
+			TRY(read_symbol(r, &sym));
+			return read_object0(r, start, NULL, kind);
+
+		case MT_UCLASS:
+			{
+				int			inner;
+
+				TRY(read_symbol(r, &sym));
+				TRY(read_byte(r, "a type byte", &inner));
+				/* MRI's "hack for compare_by_identity": C :Hash { ... } */
+				if (r->sym_tag[sym] == SYM_HASH &&
+					(inner == MT_HASH || inner == MT_HASH_DEF))
+				{
+					*kind = MK_HASH;
+					return read_hash_body(r, start, inner);
+				}
+				TRY(read_object_for(r, start, NULL, inner, &k));
+				switch (k)
+				{
+					case MK_NIL:
+					case MK_TRUE:
+					case MK_FALSE:
+					case MK_FIXNUM:
+					case MK_SYMBOL:
+					case MK_FLOAT:
+					case MK_OBJECT:
+					case MK_CLASS:
+					case MK_MODULE:
+						return fail_at(r, MARSHAL_ERR_FORMAT, at,
+									   "a user class wrapper cannot wrap a %s",
+									   kind_name(k));
+					default:
+						break;
+				}
+				*kind = k;
+				return MARSHAL_OK;
+			}
+
+		default:
+			return fail_expected(r, at, "a type byte");
+	}
+}
+
+static MarshalStatus
+read_stream(Reader *r)
+{
+	int			major;
+	int			minor;
+	uint8_t		kind;
+
+	TRY(read_byte(r, "the major version 4", &major));
+	if (major != MARSHAL_MAJOR)
+		return fail_expected(r, 0, "the major version 4");
+	TRY(read_byte(r, "a minor version", &minor));
+	if (minor > MARSHAL_MINOR)
+		return fail_expected(r, 1, "a minor version of at most 8");
+	TRY(read_object(r, &kind));
+	if (r->pos != r->len)
+		return fail_at(r, MARSHAL_ERR_FORMAT, r->pos,
+					   "expected end of data after the root value, found %zu more bytes",
+					   r->len - r->pos);
+	return MARSHAL_OK;
+}
+
+static MarshalStatus
+run(const uint8_t *buf, size_t len, const MarshalHooks *hooks,
+	uint32_t max_depth, bool keep, MarshalIndex *index, MarshalError *err)
+{
+	Reader		r;
+	MarshalStatus st;
+
+	memset(&r, 0, sizeof(r));
+	r.buf = buf;
+	r.len = len;
+	r.hooks = hooks;
+	r.err = err;
+	r.max_depth = max_depth ? max_depth : MARSHAL_DEFAULT_MAX_DEPTH;
+	r.keep_positions = keep;
+	err->status = MARSHAL_OK;
+	err->offset = 0;
+	err->detail[0] = '\0';
+
+	if (len > UINT32_MAX - 1)
+		st = fail_at(&r, MARSHAL_ERR_LIMIT, 0,
+					 "stream of %zu bytes exceeds the 4 GB limit", len);
+	else
+		st = read_stream(&r);
+
+	if (st == MARSHAL_OK && index != NULL)
+	{
+		index->nobjects = r.nobj;
+		index->nsymbols = r.nsym;
+		index->obj_kind = r.obj_kind;
+		index->obj_pos = r.obj_pos;
+		index->sym_pos = r.sym_pos;
+		hook_free(hooks, r.sym_tag);
+		return st;
+	}
+	hook_free(hooks, r.obj_kind);
+	hook_free(hooks, r.obj_pos);
+	hook_free(hooks, r.sym_tag);
+	hook_free(hooks, r.sym_pos);
+	return st;
+}
+
+MarshalStatus
+marshal_validate(const uint8_t *buf, size_t len, const MarshalHooks *hooks,
+				 uint32_t max_depth, MarshalError *err)
+{
+	return run(buf, len, hooks, max_depth, false, NULL, err);
+}
+
+MarshalStatus
+marshal_index(const uint8_t *buf, size_t len, const MarshalHooks *hooks,
+			  uint32_t max_depth, MarshalIndex *index, MarshalError *err)
+{
+	memset(index, 0, sizeof(*index));
+	return run(buf, len, hooks, max_depth, true, index, err);
+}
+
+void
+marshal_index_free(MarshalIndex *index, const MarshalHooks *hooks)
+{
+	hook_free(hooks, index->obj_kind);
+	hook_free(hooks, index->obj_pos);
+	hook_free(hooks, index->sym_pos);
+	memset(index, 0, sizeof(*index));
+}

@@ -1,0 +1,179 @@
+/*
+ * marshal_text.c
+ *		Hex and Base64, the binary-safe text forms of a Marshal stream.
+ *
+ * Hex follows bytea's rules (whitespace only between byte pairs).  Base64 is
+ * what Ruby's Base64.encode64 and pack("m") write: the standard alphabet,
+ * '=' padding, a newline every 60 characters; whitespace is skipped anywhere
+ * and padding may be omitted, as PostgreSQL's decode(..., 'base64') does.
+ */
+#include "marshal.h"
+
+static bool
+is_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' ||
+		c == '\v';
+}
+
+static int
+hex_value(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+size_t
+marshal_hex_decoded_max(size_t len)
+{
+	return len / 2;
+}
+
+MarshalTextStatus
+marshal_hex_decode(const char *src, size_t len, uint8_t *out, size_t *outlen,
+				   size_t *errpos)
+{
+	size_t		i = 0;
+	size_t		o = 0;
+
+	while (i < len)
+	{
+		int			hi;
+		int			lo;
+
+		if (is_space(src[i]))
+		{
+			i++;
+			continue;
+		}
+		hi = hex_value(src[i]);
+		if (hi < 0)
+		{
+			*errpos = i;
+			return MARSHAL_TEXT_BAD_DIGIT;
+		}
+		if (i + 1 >= len)
+		{
+			*errpos = i;
+			return MARSHAL_TEXT_ODD_LENGTH;
+		}
+		lo = hex_value(src[i + 1]);
+		if (lo < 0)
+		{
+			*errpos = i + 1;
+			return MARSHAL_TEXT_BAD_DIGIT;
+		}
+		out[o++] = (uint8_t) (hi << 4 | lo);
+		i += 2;
+	}
+	*outlen = o;
+	return MARSHAL_TEXT_OK;
+}
+
+void
+marshal_hex_encode(const uint8_t *src, size_t len, char *out)
+{
+	static const char digits[] = "0123456789abcdef";
+
+	for (size_t i = 0; i < len; i++)
+	{
+		*out++ = digits[src[i] >> 4];
+		*out++ = digits[src[i] & 0xF];
+	}
+}
+
+static int
+b64_value(char c)
+{
+	if (c >= 'A' && c <= 'Z')
+		return c - 'A';
+	if (c >= 'a' && c <= 'z')
+		return c - 'a' + 26;
+	if (c >= '0' && c <= '9')
+		return c - '0' + 52;
+	if (c == '+')
+		return 62;
+	if (c == '/')
+		return 63;
+	return -1;
+}
+
+size_t
+marshal_base64_decoded_max(size_t len)
+{
+	return (len / 4) * 3 + 3;
+}
+
+MarshalTextStatus
+marshal_base64_decode(const char *src, size_t len, uint8_t *out,
+					  size_t *outlen, size_t *errpos)
+{
+	uint32_t	acc = 0;
+	int			nacc = 0;		/* sextets in acc */
+	int			npad = 0;
+	size_t		o = 0;
+
+	for (size_t i = 0; i < len; i++)
+	{
+		char		c = src[i];
+		int			v;
+
+		if (is_space(c))
+			continue;
+		if (c == '=')
+		{
+			/* padding completes a group of 2 or 3 sextets, then only '=' */
+			if (nacc < 2 || nacc + npad >= 4)
+			{
+				*errpos = i;
+				return MARSHAL_TEXT_BAD_PADDING;
+			}
+			npad++;
+			continue;
+		}
+		v = b64_value(c);
+		if (v < 0)
+		{
+			*errpos = i;
+			return MARSHAL_TEXT_BAD_DIGIT;
+		}
+		if (npad > 0)
+		{
+			*errpos = i;
+			return MARSHAL_TEXT_BAD_PADDING;
+		}
+		acc = acc << 6 | (uint32_t) v;
+		if (++nacc == 4)
+		{
+			out[o++] = (uint8_t) (acc >> 16);
+			out[o++] = (uint8_t) (acc >> 8);
+			out[o++] = (uint8_t) acc;
+			acc = 0;
+			nacc = 0;
+		}
+	}
+	if (npad > 0 && nacc + npad != 4)
+	{
+		*errpos = len;
+		return MARSHAL_TEXT_BAD_PADDING;
+	}
+	if (nacc == 1)
+	{
+		*errpos = len;
+		return MARSHAL_TEXT_ODD_LENGTH;
+	}
+	if (nacc == 2)
+		out[o++] = (uint8_t) (acc >> 4);
+	else if (nacc == 3)
+	{
+		out[o++] = (uint8_t) (acc >> 10);
+		out[o++] = (uint8_t) (acc >> 2);
+	}
+	*outlen = o;
+	return MARSHAL_TEXT_OK;
+}

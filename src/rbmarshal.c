@@ -1,0 +1,125 @@
+/*
+ * rbmarshal.c
+ *		Module set-up, the codec's hooks into PostgreSQL, and error reporting.
+ */
+#include "rbmarshal.h"
+
+#include "miscadmin.h"
+#include "utils/guc.h"
+#include "utils/memutils.h"
+
+PG_MODULE_MAGIC;
+
+/* Maximum nesting of a Marshal value (rbmarshal.max_depth). */
+int			rbmarshal_max_depth = MARSHAL_DEFAULT_MAX_DEPTH;
+
+void		_PG_init(void);
+
+void
+_PG_init(void)
+{
+	DefineCustomIntVariable("rbmarshal.max_depth",
+							"Maximum nesting depth of Marshal values.",
+							"Each container, wrapper and instance variable value is one level.",
+							&rbmarshal_max_depth,
+							MARSHAL_DEFAULT_MAX_DEPTH,
+							1, 100000,
+							PGC_USERSET, 0,
+							NULL, NULL, NULL);
+	MarkGUCPrefixReserved("rbmarshal");
+}
+
+/*
+ * The codec allocates in the current memory context; its tables can exceed
+ * MaxAllocSize for a large value, hence the huge variants.
+ */
+static void *
+pg_alloc(void *ctx, size_t size)
+{
+	return MemoryContextAllocHuge(CurrentMemoryContext, size);
+}
+
+static void *
+pg_realloc(void *ctx, void *ptr, size_t size)
+{
+	return repalloc_huge(ptr, size);
+}
+
+static void
+pg_free(void *ctx, void *ptr)
+{
+	pfree(ptr);
+}
+
+static void
+pg_check_stack(void *ctx)
+{
+	check_stack_depth();
+}
+
+static void
+pg_check_interrupts(void *ctx)
+{
+	CHECK_FOR_INTERRUPTS();
+}
+
+const MarshalHooks *
+rbmarshal_hooks(void)
+{
+	static const MarshalHooks hooks = {
+		pg_alloc, pg_realloc, pg_free, pg_check_stack, pg_check_interrupts, NULL
+	};
+
+	return &hooks;
+}
+
+/* The primary message for each kind of codec failure. */
+static const char *
+status_message(MarshalStatus status)
+{
+	switch (status)
+	{
+		case MARSHAL_ERR_LIMIT:
+			return "Marshal data exceeds a limit";
+		case MARSHAL_ERR_DEPTH:
+			return "Marshal data nested too deeply";
+		case MARSHAL_ERR_NOMEM:
+			return "out of memory while reading Marshal data";
+		default:
+			return "invalid Marshal data";
+	}
+}
+
+/* One line describing a codec error, for rbmarshal_error(). */
+char *
+rbmarshal_error_text(const MarshalError *err)
+{
+	return psprintf("%s at byte offset %zu: %s",
+					status_message(err->status), err->offset, err->detail);
+}
+
+/*
+ * Validate a stream; report a failure as an error (soft where the caller
+ * passed an ErrorSaveContext) and return false.
+ */
+bool
+rbmarshal_check(const char *data, size_t len, Node *escontext)
+{
+	MarshalError err;
+
+	if (marshal_validate((const uint8_t *) data, len, rbmarshal_hooks(),
+						 (uint32_t) rbmarshal_max_depth, &err) == MARSHAL_OK)
+		return true;
+
+	errsave(escontext,
+			(errcode(err.status == MARSHAL_ERR_LIMIT ? ERRCODE_PROGRAM_LIMIT_EXCEEDED :
+					 err.status == MARSHAL_ERR_DEPTH ? ERRCODE_STATEMENT_TOO_COMPLEX :
+					 err.status == MARSHAL_ERR_NOMEM ? ERRCODE_OUT_OF_MEMORY :
+					 ERRCODE_INVALID_BINARY_REPRESENTATION),
+			 errmsg_internal("%s", status_message(err.status)),
+			 errdetail("At byte offset %zu: %s.", err.offset, err.detail),
+			 err.status == MARSHAL_ERR_DEPTH ?
+			 errhint("Raise \"rbmarshal.max_depth\" (currently %d) to accept deeper values.",
+					 rbmarshal_max_depth) : 0));
+	return false;
+}

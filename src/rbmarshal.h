@@ -1,0 +1,41 @@
+/*
+ * rbmarshal.h
+ *		The PostgreSQL layer over the Marshal codec.
+ */
+#ifndef RBMARSHAL_H
+#define RBMARSHAL_H
+
+#include "postgres.h"
+
+#include "fmgr.h"
+#include "nodes/nodes.h"
+
+#if PG_VERSION_NUM >= 160000
+#include "nodes/miscnodes.h"
+#include "varatt.h"
+#endif
+
+#include "marshal.h"
+
+/*
+ * Soft errors (PG 16+): input functions report through fcinfo->context.
+ * On 15 the same calls become plain ereport(ERROR).
+ */
+#if PG_VERSION_NUM < 160000
+#define errsave(context, ...) \
+	ereport(ERROR, __VA_ARGS__)
+#define ereturn(context, dummy_value, ...) \
+	do { ereport(ERROR, __VA_ARGS__); return (dummy_value); } while (0)
+#endif
+
+/* The type is a varlena of the exact stream bytes, like bytea. */
+#define DatumGetRbmarshalPP(X)		((bytea *) PG_DETOAST_DATUM_PACKED(X))
+#define PG_GETARG_RBMARSHAL_PP(n)	DatumGetRbmarshalPP(PG_GETARG_DATUM(n))
+
+/* rbmarshal.c */
+extern int	rbmarshal_max_depth;
+extern const MarshalHooks *rbmarshal_hooks(void);
+extern bool rbmarshal_check(const char *data, size_t len, Node *escontext);
+extern char *rbmarshal_error_text(const MarshalError *err);
+
+#endif							/* RBMARSHAL_H */

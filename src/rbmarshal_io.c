@@ -1,0 +1,175 @@
+/*
+ * rbmarshal_io.c
+ *		Text and binary I/O of the rbmarshal type, and the bytea casts.
+ *
+ * Every path into the type validates the whole stream; the stored bytes are
+ * exactly the input's, never re-encoded.
+ */
+#include "rbmarshal.h"
+
+#include "libpq/pqformat.h"
+#include "utils/builtins.h"
+
+PG_FUNCTION_INFO_V1(rbmarshal_in);
+PG_FUNCTION_INFO_V1(rbmarshal_out);
+PG_FUNCTION_INFO_V1(rbmarshal_recv);
+PG_FUNCTION_INFO_V1(rbmarshal_send);
+PG_FUNCTION_INFO_V1(rbmarshal_from_bytea);
+PG_FUNCTION_INFO_V1(rbmarshal_is_valid);
+PG_FUNCTION_INFO_V1(rbmarshal_error);
+
+/* Report a hex/Base64 decoding failure (22P02). */
+static void
+report_text_error(MarshalTextStatus st, const char *form, size_t pos,
+				  Node *escontext)
+{
+	const char *what;
+
+	switch (st)
+	{
+		case MARSHAL_TEXT_BAD_DIGIT:
+			what = "invalid %s digit at position %zu";
+			break;
+		case MARSHAL_TEXT_ODD_LENGTH:
+			what = "incomplete %s data at position %zu";
+			break;
+		default:
+			what = "misplaced %s padding at position %zu";
+			break;
+	}
+	errsave(escontext,
+			(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+			 errmsg("invalid input syntax for type %s", "rbmarshal"),
+			 errdetail_internal(what, form, pos)));
+}
+
+/*
+ * Text input: "\x" hex, or Base64 of a stream (which always begins "BA",
+ * the encoding of 04 08 ..).  Anything else is reserved for Ruby literals.
+ */
+Datum
+rbmarshal_in(PG_FUNCTION_ARGS)
+{
+	char	   *str = PG_GETARG_CSTRING(0);
+	Node	   *escontext = fcinfo->context;
+	const char *p = str;
+	size_t		len;
+	bool		hex;
+	bytea	   *result;
+	size_t		outlen;
+	size_t		errpos;
+	MarshalTextStatus st;
+
+	while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
+		p++;
+	len = strlen(p);
+	if (len >= 2 && p[0] == '\\' && p[1] == 'x')
+	{
+		hex = true;
+		p += 2;
+		len -= 2;
+	}
+	else if (len >= 2 && p[0] == 'B' && p[1] == 'A')
+		hex = false;
+	else
+		ereturn(escontext, (Datum) 0,
+				(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+				 errmsg("invalid input syntax for type %s", "rbmarshal"),
+				 errdetail("Expected \"\\x\" followed by hexadecimal digits, or Base64 of a Marshal stream (beginning \"BA\").")));
+
+	result = palloc(VARHDRSZ + (hex ? marshal_hex_decoded_max(len)
+								: marshal_base64_decoded_max(len)));
+	st = hex ? marshal_hex_decode(p, len, (uint8_t *) VARDATA(result), &outlen, &errpos)
+		: marshal_base64_decode(p, len, (uint8_t *) VARDATA(result), &outlen, &errpos);
+	if (st != MARSHAL_TEXT_OK)
+	{
+		/* positions count from the start of the whole input */
+		report_text_error(st, hex ? "hexadecimal" : "Base64",
+						  errpos + (size_t) (p - str), escontext);
+		PG_RETURN_NULL();
+	}
+	SET_VARSIZE(result, VARHDRSZ + outlen);
+	if (!rbmarshal_check(VARDATA(result), outlen, escontext))
+		PG_RETURN_NULL();
+	PG_RETURN_BYTEA_P(result);
+}
+
+/* Text output: "\x" and lowercase hex, lossless like bytea's. */
+Datum
+rbmarshal_out(PG_FUNCTION_ARGS)
+{
+	bytea	   *v = PG_GETARG_RBMARSHAL_PP(0);
+	size_t		len = VARSIZE_ANY_EXHDR(v);
+	char	   *out = palloc(2 * len + 3);
+
+	out[0] = '\\';
+	out[1] = 'x';
+	marshal_hex_encode((const uint8_t *) VARDATA_ANY(v), len, out + 2);
+	out[2 * len + 2] = '\0';
+	PG_RETURN_CSTRING(out);
+}
+
+/* Binary input: the raw stream, validated like text input. */
+Datum
+rbmarshal_recv(PG_FUNCTION_ARGS)
+{
+	StringInfo	buf = (StringInfo) PG_GETARG_POINTER(0);
+	int			n = buf->len - buf->cursor;
+	bytea	   *result = palloc(VARHDRSZ + n);
+
+	SET_VARSIZE(result, VARHDRSZ + n);
+	pq_copymsgbytes(buf, VARDATA(result), n);
+	rbmarshal_check(VARDATA(result), n, NULL);
+	PG_RETURN_BYTEA_P(result);
+}
+
+/* Binary output: the raw stream, so binary clients can Marshal.load it. */
+Datum
+rbmarshal_send(PG_FUNCTION_ARGS)
+{
+	bytea	   *v = PG_GETARG_RBMARSHAL_PP(0);
+	StringInfoData buf;
+
+	pq_begintypsend(&buf);
+	pq_sendbytes(&buf, VARDATA_ANY(v), VARSIZE_ANY_EXHDR(v));
+	PG_RETURN_BYTEA_P(pq_endtypsend(&buf));
+}
+
+/* bytea -> rbmarshal: the same bytes, once they are known to be valid. */
+Datum
+rbmarshal_from_bytea(PG_FUNCTION_ARGS)
+{
+	bytea	   *b = PG_GETARG_BYTEA_PP(0);
+
+	rbmarshal_check(VARDATA_ANY(b), VARSIZE_ANY_EXHDR(b), NULL);
+	PG_RETURN_BYTEA_P(b);
+}
+
+/* For migrations: would this bytea convert? */
+Datum
+rbmarshal_is_valid(PG_FUNCTION_ARGS)
+{
+	bytea	   *b = PG_GETARG_BYTEA_PP(0);
+	MarshalError err;
+	MarshalStatus st;
+
+	st = marshal_validate((const uint8_t *) VARDATA_ANY(b),
+						  VARSIZE_ANY_EXHDR(b), rbmarshal_hooks(),
+						  (uint32_t) rbmarshal_max_depth, &err);
+	PG_FREE_IF_COPY(b, 0);
+	PG_RETURN_BOOL(st == MARSHAL_OK);
+}
+
+/* For migrations: why would it not?  NULL when it is valid. */
+Datum
+rbmarshal_error(PG_FUNCTION_ARGS)
+{
+	bytea	   *b = PG_GETARG_BYTEA_PP(0);
+	MarshalError err;
+
+	if (marshal_validate((const uint8_t *) VARDATA_ANY(b),
+						 VARSIZE_ANY_EXHDR(b), rbmarshal_hooks(),
+						 (uint32_t) rbmarshal_max_depth, &err) == MARSHAL_OK)
+		PG_RETURN_NULL();
+	PG_RETURN_TEXT_P(cstring_to_text(rbmarshal_error_text(&err)));
+}
