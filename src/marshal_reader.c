@@ -397,6 +397,20 @@ encoding_of_ivar(Reader *r, SymTag tag, uint8_t vkind, size_t vpos, int *enc)
 			return fail_at(r, MARSHAL_ERR_FORMAT, vpos,
 						   "expected a String naming an encoding, found %s",
 						   kind_name(vkind));
+		/* MRI reads the name as a C string; a NUL in it is an error */
+		if (r->buf[vpos] == MT_STRING)
+		{
+			size_t		after = r->pos;
+			int64_t		n;
+
+			/* re-read the length of the string just validated */
+			r->pos = vpos + 1;
+			TRY(read_long(r, "string length", &n));
+			if (memchr(r->buf + r->pos, 0, (size_t) n) != NULL)
+				return fail_at(r, MARSHAL_ERR_FORMAT, vpos,
+							   "encoding name contains a NUL byte");
+			r->pos = after;
+		}
 		*enc = 'N';
 	}
 	return MARSHAL_OK;
@@ -862,7 +876,13 @@ read_object_for(Reader *r, size_t start, int *ivp, int type, uint8_t *kind)
 
 		case MT_EXTENDED:
 			TRY(read_symbol(r, &sym));
-			return read_object0(r, start, NULL, kind);
+			TRY(read_object0(r, start, NULL, kind));
+			/* MRI: "can't define singleton" on immediates and frozen values */
+			if (kind_is_frozen(*kind))
+				return fail_at(r, MARSHAL_ERR_FORMAT, at,
+							   "a %s cannot be extended with a module",
+							   kind_name(*kind));
+			return MARSHAL_OK;
 
 		case MT_UCLASS:
 			{

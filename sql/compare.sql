@@ -1,0 +1,43 @@
+-- Equality is byte equality (not Ruby's ==), with btree and hash support.
+\set VERBOSITY terse
+
+-- one row per distinct stream (some fixtures share bytes)
+CREATE TABLE v AS SELECT DISTINCT ON (hex) name, ('\x' || hex)::rbmarshal AS m FROM fx ORDER BY hex, name;
+
+-- = and <> agree with the bytes
+SELECT count(*) FROM v a JOIN v b ON a.m = b.m WHERE a.m::bytea <> b.m::bytea;
+SELECT count(*) FROM v a JOIN v b ON a.m <> b.m WHERE a.m::bytea = b.m::bytea;
+
+-- Ruby's 1 == 1.0, but the streams differ
+SELECT '\x04086906'::rbmarshal = '\x040866 06 31'::rbmarshal AS int_vs_float;
+-- the same Ruby value written differently (1 as 06 or as 01 01) is not equal either
+SELECT '\x04086906'::rbmarshal = '\x0408690101'::rbmarshal AS noncanonical;
+SELECT '\x040830'::rbmarshal = 'BAgw'::rbmarshal AS hex_vs_base64;
+
+-- DISTINCT and GROUP BY through sort and hash
+CREATE TABLE dup AS SELECT m FROM v UNION ALL SELECT m FROM v;
+SET enable_hashagg = off;
+SELECT count(DISTINCT m) = (SELECT count(*) FROM v) AS sort_distinct FROM dup;
+SELECT count(*) = (SELECT count(*) FROM v) AS sort_groups FROM (SELECT m FROM dup GROUP BY m) g;
+SET enable_hashagg = on;
+SET enable_sort = off;
+SELECT count(*) = (SELECT count(*) FROM v) AS hash_groups FROM (SELECT m FROM dup GROUP BY m) g;
+RESET enable_sort;
+
+-- ordering is bytea's
+SELECT bool_and((a.m < b.m) = (a.m::bytea < b.m::bytea)) AS same_order
+  FROM v a, v b WHERE a.name < b.name;
+SELECT m FROM (VALUES ('\x04086907'::rbmarshal), ('\x040830'), ('\x04085b00')) t(m) ORDER BY m;
+
+-- UNIQUE, btree index scans and hash joins
+CREATE UNIQUE INDEX ON v (m);
+INSERT INTO v SELECT 'again', m FROM v WHERE name = (SELECT min(name) FROM v);
+CREATE INDEX v_hash ON v USING hash (m);
+SET enable_seqscan = off;
+EXPLAIN (COSTS OFF) SELECT name FROM v WHERE m = '\x040830';
+SELECT name FROM v WHERE m = '\x040830'::rbmarshal ORDER BY name;
+RESET enable_seqscan;
+SET enable_mergejoin = off;
+SET enable_nestloop = off;
+EXPLAIN (COSTS OFF) SELECT count(*) FROM v a JOIN dup b ON a.m = b.m;
+SELECT count(*) = 2 * (SELECT count(*) FROM v) AS hash_join FROM v a JOIN dup b ON a.m = b.m;

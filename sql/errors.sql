@@ -1,0 +1,85 @@
+-- Every error class, with its SQLSTATE, message and detail pinned.
+
+-- SQLSTATE and message of casting text to rbmarshal
+CREATE FUNCTION pg_temp.try(t text) RETURNS text LANGUAGE plpgsql AS $$
+BEGIN
+	PERFORM t::rbmarshal;
+	RETURN 'ok';
+EXCEPTION WHEN others THEN
+	RETURN SQLSTATE || ': ' || SQLERRM;
+END $$;
+
+-- 22P02: text that is neither hex nor Base64, or bad digits in either
+SELECT pg_temp.try('{"a" => 1}');
+SELECT pg_temp.try('');
+SELECT pg_temp.try('\x0408zz');
+SELECT pg_temp.try('\x04083');
+SELECT pg_temp.try('BAg*');
+SELECT pg_temp.try('BAgw=');
+SELECT '\x04 0830'::rbmarshal;
+SELECT 'BAh!'::rbmarshal;
+
+-- 22P03: bytes that are not one Marshal stream
+SELECT pg_temp.try('\x');
+SELECT pg_temp.try('\x0408');
+SELECT pg_temp.try('\x030830');
+SELECT pg_temp.try('\x040930');
+SELECT pg_temp.try('\x04083030');
+SELECT pg_temp.try('\x04085b07');
+SELECT pg_temp.try('\x04085b074000 4006');
+SELECT pg_temp.try('\x04083b00');
+SELECT pg_temp.try('\x04083f');
+SELECT pg_temp.try('\x040866086162 63');
+SELECT pg_temp.try('\x040822ffffff7f');
+SELECT pg_temp.try('\x04085b04ffffff7f');
+SELECT pg_temp.try('\x04084930063a07406154');
+SELECT '\x04085b0740'::rbmarshal;
+SELECT decode('04085b07', 'hex')::rbmarshal;
+SELECT 'BAhb'::rbmarshal;
+
+-- 54000: a declared length over the codec's limit (2^31 - 1)
+SELECT pg_temp.try('\x04082204ffffffff');
+SELECT '\x04082204ffffffff'::rbmarshal;
+
+-- 54001: nesting over rbmarshal.max_depth ...
+SET rbmarshal.max_depth = 10;
+SELECT pg_temp.try('\x0408' || repeat('5b06', 10) || '30');
+SELECT pg_temp.try('\x0408' || repeat('5b06', 9) || '30');
+SELECT ('\x0408' || repeat('5b06', 10) || '30')::rbmarshal;
+RESET rbmarshal.max_depth;
+SHOW rbmarshal.max_depth;
+SELECT pg_temp.try('\x0408' || repeat('5b06', 100000) || '30');
+-- ... and over the server's stack, whatever max_depth says
+SET rbmarshal.max_depth = 100000;
+SET max_stack_depth = '100kB';
+SELECT pg_temp.try('\x0408' || repeat('5b06', 99999) || '30');
+RESET max_stack_depth;
+RESET rbmarshal.max_depth;
+
+-- rbmarshal_is_valid and rbmarshal_error never raise for bad bytes
+SELECT b, rbmarshal_is_valid(b), rbmarshal_error(b)
+  FROM (VALUES ('\x040830'::bytea), ('\x'), ('\x0408'), ('\x04083030'),
+               ('\x04085b074006'), ('\x04082204ffffffff'), ('\x0408660161')) t(b);
+SELECT rbmarshal_is_valid(NULL), rbmarshal_error(NULL);
+
+-- what MRI itself refuses, we refuse
+SELECT name, mri_error FROM bad WHERE rbmarshal_is_valid(decode(hex, 'hex'));
+
+-- every proper prefix of every fixture is refused, never accepted or crashed
+SELECT count(*) AS prefixes_tried,
+       count(*) FILTER (WHERE rbmarshal_is_valid(substr(b, 1, cut))) AS accepted
+  FROM (SELECT decode(hex, 'hex') AS b FROM fx WHERE length(hex) <= 8000) f,
+       generate_series(0, length(b) - 1) cut;
+
+-- random byte changes: every result is a clean verdict
+SELECT setseed(0.5);
+SELECT count(*) AS mutations, count(*) FILTER (WHERE ok) > 0 AS some_still_valid,
+       count(*) FILTER (WHERE NOT ok AND err IS NULL) AS unexplained
+  FROM (SELECT rbmarshal_is_valid(m) AS ok, rbmarshal_error(m) AS err
+          FROM (SELECT set_byte(b, 2 + (random() * (length(b) - 3))::int,
+                                (random() * 255)::int) AS m
+                  FROM (SELECT decode(hex, 'hex') AS b FROM fx WHERE length(hex) > 6) f,
+                       generate_series(1, 20)) s) t;
+
+-- the connection is still fine
+SELECT 'BAgw'::rbmarshal;

@@ -1,0 +1,513 @@
+/*
+ * test_codec.c
+ *		Unit tests of the PostgreSQL-free Marshal codec.
+ *
+ * Usage: test_codec FIXTURE_DIR
+ * Reads the fixtures written by test/fixtures/generate.rb (MRI's own bytes,
+ * object-table and symbol-table sizes), checks the reader agrees with MRI
+ * on every one, and that every malformed input is refused cleanly.
+ */
+#include "marshal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int	passed;
+static int	failed;
+
+static void
+check(int ok, const char *what, const char *name)
+{
+	if (ok)
+		passed++;
+	else
+	{
+		failed++;
+		printf("not ok - %s: %s\n", name, what);
+	}
+}
+
+typedef struct Fixture
+{
+	char		name[128];
+	long		objects;
+	long		symbols;
+	uint8_t    *bytes;
+	size_t		len;
+	char	   *extra;			/* third column of invalid.tsv */
+} Fixture;
+
+static char *
+read_file(const char *path, size_t *len)
+{
+	FILE	   *f = fopen(path, "rb");
+	char	   *buf;
+	long		n;
+
+	if (!f)
+	{
+		perror(path);
+		exit(2);
+	}
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	buf = malloc(n + 1);
+	if (fread(buf, 1, n, f) != (size_t) n)
+	{
+		perror(path);
+		exit(2);
+	}
+	buf[n] = '\0';
+	fclose(f);
+	*len = n;
+	return buf;
+}
+
+static uint8_t *
+unhex(const char *hex, size_t *len)
+{
+	size_t		n = strlen(hex);
+	uint8_t    *out = malloc(n / 2 + 1);
+	size_t		errpos;
+
+	if (marshal_hex_decode(hex, n, out, len, &errpos) != MARSHAL_TEXT_OK)
+	{
+		fprintf(stderr, "bad hex in fixture at %zu\n", errpos);
+		exit(2);
+	}
+	return out;
+}
+
+/*
+ * valid.tsv: name, objects, symbols, hex.  invalid.tsv: name, hex, MRI's
+ * error.  Returns the number of fixtures read into *out.
+ */
+static int
+load_tsv(const char *path, int valid, Fixture **out, char **textp)
+{
+	size_t		len;
+	char	   *text = read_file(path, &len);
+	int			cap = 64;
+	int			n = 0;
+	Fixture    *fx = malloc(cap * sizeof(Fixture));
+	char	   *line = strtok(text, "\n");
+
+	for (; line; line = strtok(NULL, "\n"))
+	{
+		char	   *cols[4] = {0};
+		int			ncol = 0;
+		char	   *p = line;
+
+		while (ncol < 4)
+		{
+			cols[ncol++] = p;
+			p = strchr(p, '\t');
+			if (!p)
+				break;
+			*p++ = '\0';
+		}
+		if (n == cap)
+			fx = realloc(fx, (cap *= 2) * sizeof(Fixture));
+		memset(&fx[n], 0, sizeof(Fixture));
+		snprintf(fx[n].name, sizeof(fx[n].name), "%s", cols[0]);
+		if (valid)
+		{
+			if (ncol != 4)
+			{
+				fprintf(stderr, "%s: bad line for %s\n", path, cols[0]);
+				exit(2);
+			}
+			fx[n].objects = atol(cols[1]);
+			fx[n].symbols = atol(cols[2]);
+			fx[n].bytes = unhex(cols[3], &fx[n].len);
+		}
+		else
+		{
+			fx[n].bytes = unhex(cols[1] ? cols[1] : "", &fx[n].len);
+			fx[n].extra = cols[2];
+		}
+		n++;
+	}
+	*out = fx;
+	*textp = text;				/* the invalid fixtures point into it */
+	return n;
+}
+
+static void
+free_fixtures(Fixture *fx, int n, char *text)
+{
+	for (int i = 0; i < n; i++)
+		free(fx[i].bytes);
+	free(fx);
+	free(text);
+}
+
+/* Every fixture is accepted, consumed exactly, and indexed as MRI counts. */
+static void
+test_valid(Fixture *fx, int n)
+{
+	for (int i = 0; i < n; i++)
+	{
+		MarshalIndex idx;
+		MarshalError err;
+		MarshalStatus st;
+		char		msg[300];
+
+		st = marshal_index(fx[i].bytes, fx[i].len, NULL, 0, &idx, &err);
+		snprintf(msg, sizeof(msg), "rejected at %zu: %s", err.offset,
+				 err.detail);
+		check(st == MARSHAL_OK, msg, fx[i].name);
+		if (st != MARSHAL_OK)
+			continue;
+		snprintf(msg, sizeof(msg), "object table %u, MRI %ld",
+				 idx.nobjects, fx[i].objects);
+		check(idx.nobjects == fx[i].objects, msg, fx[i].name);
+		snprintf(msg, sizeof(msg), "symbol table %u, MRI %ld",
+				 idx.nsymbols, fx[i].symbols);
+		check(idx.nsymbols == fx[i].symbols, msg, fx[i].name);
+		/* every slot starts inside the stream, after the header */
+		for (uint32_t k = 0; k < idx.nobjects; k++)
+			if (idx.obj_pos[k] < 2 || idx.obj_pos[k] >= fx[i].len)
+			{
+				check(0, "object position out of the stream", fx[i].name);
+				break;
+			}
+		marshal_index_free(&idx, NULL);
+
+		/* validation alone agrees with indexing */
+		st = marshal_validate(fx[i].bytes, fx[i].len, NULL, 0, &err);
+		check(st == MARSHAL_OK, "validate disagrees with index", fx[i].name);
+	}
+}
+
+/* Every proper prefix is rejected as malformed, at or before its end. */
+static void
+test_prefixes(Fixture *fx, int n)
+{
+	for (int i = 0; i < n; i++)
+	{
+		int			bad = 0;
+
+		for (size_t cut = 0; cut < fx[i].len; cut++)
+		{
+			MarshalError err;
+
+			if (marshal_validate(fx[i].bytes, cut, NULL, 0, &err) != MARSHAL_ERR_FORMAT ||
+				err.offset > cut)
+			{
+				if (!bad)
+					printf("# %s: prefix %zu gave %d at %zu (%s)\n",
+						   fx[i].name, cut, err.status, err.offset, err.detail);
+				bad++;
+			}
+		}
+		check(bad == 0, "a proper prefix was not rejected", fx[i].name);
+	}
+}
+
+/* Trailing bytes after the root are refused (MRI ignores them). */
+static void
+test_trailing(Fixture *fx, int n)
+{
+	for (int i = 0; i < n; i++)
+	{
+		uint8_t    *b = malloc(fx[i].len + 1);
+		MarshalError err;
+
+		memcpy(b, fx[i].bytes, fx[i].len);
+		b[fx[i].len] = '0';
+		check(marshal_validate(b, fx[i].len + 1, NULL, 0, &err) == MARSHAL_ERR_FORMAT &&
+			  err.offset == fx[i].len,
+			  "trailing byte accepted", fx[i].name);
+		free(b);
+	}
+}
+
+/*
+ * MRI refuses these, the codec knowingly accepts them: it does not carry
+ * encoding tables, so symbol bytes are checked for UTF-8 and US-ASCII only
+ * (the README lists this).
+ */
+static const char *const accepted_on_purpose[] = {
+	"symbol_invalid_shift_jis",
+};
+
+/* What MRI rejects for structural reasons, we reject too. */
+static void
+test_invalid(Fixture *fx, int n)
+{
+	for (int i = 0; i < n; i++)
+	{
+		MarshalError err;
+		MarshalStatus st = marshal_validate(fx[i].bytes, fx[i].len, NULL, 0, &err);
+		bool		known = false;
+		char		msg[300];
+
+		for (size_t k = 0; k < sizeof(accepted_on_purpose) / sizeof(char *); k++)
+			known |= strcmp(fx[i].name, accepted_on_purpose[k]) == 0;
+		snprintf(msg, sizeof(msg), "%s, MRI said: %s",
+				 known ? "refused, but listed as accepted on purpose" : "accepted",
+				 fx[i].extra ? fx[i].extra : "?");
+		check(known ? st == MARSHAL_OK : st != MARSHAL_OK, msg, fx[i].name);
+	}
+}
+
+static MarshalStatus
+validate_hex(const char *hex, uint32_t max_depth, MarshalError *err)
+{
+	size_t		len;
+	uint8_t    *b = unhex(hex, &len);
+	MarshalStatus st = marshal_validate(b, len, NULL, max_depth, err);
+
+	free(b);
+	return st;
+}
+
+/* Cases where rbmarshal is deliberately stricter than MRI, or sets limits. */
+static void
+test_rules(void)
+{
+	MarshalError err;
+	static const struct
+	{
+		const char *hex;
+		MarshalStatus want;
+		const char *name;
+	}			cases[] = {
+		{"0408", MARSHAL_ERR_FORMAT, "header only"},
+		{"0308" "30", MARSHAL_ERR_FORMAT, "major 3"},
+		{"0409" "30", MARSHAL_ERR_FORMAT, "minor 9"},
+		{"0400" "30", MARSHAL_OK, "minor 0"},
+		{"0408" "30" "30", MARSHAL_ERR_FORMAT, "trailing byte"},
+		{"0408" "6608616263", MARSHAL_ERR_FORMAT, "float text abc (MRI reads 0.0)"},
+		{"0408" "6600", MARSHAL_ERR_FORMAT, "empty float text"},
+		{"0408" "660a312e3565", MARSHAL_ERR_FORMAT, "float 1.5e without digits"},
+		{"0408" "6609312e3500", MARSHAL_OK, "float with NUL, no tail"},
+		{"0408" "660b312e3500abcd", MARSHAL_OK, "float with mantissa tail"},
+		{"0408" "66082d3065", MARSHAL_ERR_FORMAT, "float -0e"},
+		{"0408" "6609312e3565", MARSHAL_ERR_FORMAT, "float 1.5e (no digits)"},
+		{"0408" "660b312e35652b33", MARSHAL_OK, "float 1.5e+3"},
+		{"0408" "6c2a060100", MARSHAL_ERR_FORMAT, "bignum sign * (MRI: positive)"},
+		{"0408" "6c2b00", MARSHAL_OK, "bignum of no shorts"},
+		{"0408" "2204ffffff7f", MARSHAL_ERR_FORMAT, "string length 2^31-1 past the end"},
+		{"0408" "2204ffffffff", MARSHAL_ERR_LIMIT, "string length 2^32-1"},
+		{"0408" "22fa", MARSHAL_ERR_FORMAT, "negative string length"},
+		{"0408" "5b04ffffff7f", MARSHAL_ERR_FORMAT, "array count past the end"},
+		{"0408" "7b0700", MARSHAL_ERR_FORMAT, "hash count needing more bytes"},
+		{"0408" "5b0740", MARSHAL_ERR_FORMAT, "link without index"},
+		{"0408" "5b07" "4000" "4006", MARSHAL_ERR_FORMAT, "link past the table"},
+		{"0408" "5b06" "3b00", MARSHAL_ERR_FORMAT, "symlink with an empty table"},
+		{"0408" "49" "3b00", MARSHAL_ERR_FORMAT, "I; as root"},
+		{"0408" "6f" "3a06" "41" "06" "3a07" "4061" "4000", MARSHAL_OK, "object ivar links to itself"},
+		{"0408" "6f" "49" "3a06" "41" "06" "3a07" "4061" "4000" "00", MARSHAL_ERR_FORMAT, "link to an object not built yet"},
+		{"0408" "5b06" "6903" "0000", MARSHAL_ERR_FORMAT, "truncated long"},
+		{"0408" "49" "30" "00", MARSHAL_OK, "I on nil with no ivars"},
+		{"0408" "49" "30" "06" "3a07" "4061" "54", MARSHAL_ERR_FORMAT, "ivar on nil"},
+		{"0408" "49" "5b00" "06" "3a06" "45" "54", MARSHAL_ERR_FORMAT, "encoding on an Array"},
+		{"0408" "49" "22" "06" "61" "06" "3a06" "45" "54", MARSHAL_OK, "UTF-8 string"},
+		{"0408" "49" "3a06" "c3" "06" "3a06" "45" "54", MARSHAL_ERR_FORMAT, "invalid UTF-8 symbol"},
+		{"0408" "49" "3a07" "c3a9" "06" "3a06" "45" "54", MARSHAL_OK, "UTF-8 symbol"},
+		{"0408" "49" "22" "06" "61" "06" "3a0d" "656e636f64696e67" "69" "06", MARSHAL_ERR_FORMAT, "encoding name not a String"},
+		{"0408" "43" "3a08" "466f6f" "30", MARSHAL_ERR_FORMAT, "C wrapping nil"},
+		{"0408" "43" "3a09" "48617368" "7b00", MARSHAL_OK, "C :Hash {} compare_by_identity"},
+		{"0408" "49" "4d" "06" "4d" "00", MARSHAL_ERR_FORMAT, "I on old module"},
+		{"0408" "3f", MARSHAL_ERR_FORMAT, "unknown type byte"},
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+	{
+		MarshalStatus st = validate_hex(cases[i].hex, 0, &err);
+		char		msg[300];
+
+		snprintf(msg, sizeof(msg), "got status %d (%s), want %d", st,
+				 st ? err.detail : "ok", cases[i].want);
+		check(st == cases[i].want, msg, cases[i].name);
+	}
+}
+
+/* Nesting is bounded by max_depth, not by the C stack. */
+static void
+test_depth(void)
+{
+	size_t		levels = 100000;
+	uint8_t    *b = malloc(2 * levels + 3);
+	MarshalError err;
+
+	b[0] = 4;
+	b[1] = 8;
+	for (size_t i = 0; i < levels; i++)
+	{
+		b[2 + 2 * i] = '[';
+		b[3 + 2 * i] = 6;
+	}
+	b[2 + 2 * levels] = '0';
+	check(marshal_validate(b, 2 * levels + 3, NULL, 0, &err) == MARSHAL_ERR_DEPTH,
+		  "100k levels not refused", "depth");
+	/* the last 999 arrays plus the nil inside are exactly 1000 levels */
+	{
+		uint8_t    *s = b + 2 * (levels - 999);
+
+		s[0] = 4;
+		s[1] = 8;
+		check(marshal_validate(s, 2 * 999 + 3, NULL, 0, &err) == MARSHAL_OK,
+			  "1000 levels refused", "depth");
+		check(marshal_validate(s, 2 * 999 + 3, NULL, 999, &err) == MARSHAL_ERR_DEPTH,
+			  "max_depth 999 not applied", "depth");
+	}
+	free(b);
+}
+
+/* Hex and Base64 decoding, including what PostgreSQL users paste in. */
+static void
+test_text(void)
+{
+	uint8_t		out[64];
+	size_t		n;
+	size_t		pos;
+	char		hex[16];
+
+	check(marshal_hex_decode("04 08\n30", 8, out, &n, &pos) == MARSHAL_TEXT_OK &&
+		  n == 3 && out[0] == 4 && out[2] == 0x30, "hex with spaces", "hex");
+	check(marshal_hex_decode("0408 3", 6, out, &n, &pos) == MARSHAL_TEXT_ODD_LENGTH,
+		  "odd hex", "hex");
+	check(marshal_hex_decode("04g8", 4, out, &n, &pos) == MARSHAL_TEXT_BAD_DIGIT &&
+		  pos == 2, "bad hex digit", "hex");
+	check(marshal_hex_decode("0 408", 5, out, &n, &pos) == MARSHAL_TEXT_BAD_DIGIT,
+		  "space inside a byte pair", "hex");
+	marshal_hex_encode((const uint8_t *) "\x04\x08\xff", 3, hex);
+	check(memcmp(hex, "0408ff", 6) == 0, "hex encode", "hex");
+
+	/* "BAgw" = 04 08 30 (nil); "BAhJIgZhBjoGRVQ=" = "a" in UTF-8 */
+	check(marshal_base64_decode("BAgw", 4, out, &n, &pos) == MARSHAL_TEXT_OK &&
+		  n == 3 && out[2] == 0x30, "base64 nil", "base64");
+	check(marshal_base64_decode("BAhJIgZhBjoGRVQ=\n", 17, out, &n, &pos) == MARSHAL_TEXT_OK &&
+		  n == 11 && out[10] == 'T', "base64 with padding and newline", "base64");
+	check(marshal_base64_decode("BAhJIgZh\nBjoGRVQ", 16, out, &n, &pos) == MARSHAL_TEXT_OK &&
+		  n == 11, "base64 without padding", "base64");
+	check(marshal_base64_decode("BAh=J", 5, out, &n, &pos) == MARSHAL_TEXT_BAD_PADDING,
+		  "data after padding", "base64");
+	check(marshal_base64_decode("BAhJI", 5, out, &n, &pos) == MARSHAL_TEXT_ODD_LENGTH,
+		  "one stray sextet", "base64");
+	check(marshal_base64_decode("BA*w", 4, out, &n, &pos) == MARSHAL_TEXT_BAD_DIGIT &&
+		  pos == 2, "bad base64 character", "base64");
+	check(marshal_base64_decode("BA===", 5, out, &n, &pos) == MARSHAL_TEXT_BAD_PADDING,
+		  "too much padding", "base64");
+}
+
+/* sessions.tsv holds Base64 text exactly as activerecord-session_store. */
+static void
+test_sessions(const char *dir)
+{
+	char		path[1024];
+	size_t		len;
+	char	   *text;
+	char	   *line;
+	int			rows = 0;
+
+	snprintf(path, sizeof(path), "%s/sessions.tsv", dir);
+	text = read_file(path, &len);
+	for (line = strtok(text, "\n"); line; line = strtok(NULL, "\n"))
+	{
+		char	   *data = strchr(line, '\t');
+		char	   *w;
+		uint8_t    *out;
+		size_t		n;
+		size_t		pos;
+		MarshalError err;
+
+		if (!data)
+			continue;
+		data++;
+		/* COPY text format writes each newline as the two characters \n */
+		for (char *r = w = data; *r; r++)
+		{
+			if (r[0] == '\\' && r[1] == 'n')
+			{
+				*w++ = '\n';
+				r++;
+			}
+			else
+				*w++ = *r;
+		}
+		*w = '\0';
+		out = malloc(marshal_base64_decoded_max(strlen(data)));
+		check(marshal_base64_decode(data, strlen(data), out, &n, &pos) == MARSHAL_TEXT_OK &&
+			  marshal_validate(out, n, NULL, 0, &err) == MARSHAL_OK,
+			  "session row does not decode", "sessions");
+		free(out);
+		rows++;
+	}
+	check(rows >= 10, "too few session rows", "sessions");
+	free(text);
+}
+
+/*
+ * Single-byte changes of every fixture: any verdict is fine, but the reader
+ * must return one (under ASan/UBSan this also proves it stays in bounds).
+ */
+static void
+test_mutations(Fixture *fx, int n)
+{
+	uint32_t	seed = 12345;
+	long		accepted = 0;
+	long		total = 0;
+
+	for (int i = 0; i < n; i++)
+	{
+		uint8_t    *b = malloc(fx[i].len);
+
+		for (int k = 0; k < 200 && fx[i].len > 2; k++)
+		{
+			MarshalError err;
+			size_t		at;
+
+			memcpy(b, fx[i].bytes, fx[i].len);
+			seed = seed * 1103515245 + 12345;
+			at = 2 + (seed >> 8) % (fx[i].len - 2);
+			seed = seed * 1103515245 + 12345;
+			b[at] = (uint8_t) (seed >> 16);
+			if (marshal_validate(b, fx[i].len, NULL, 0, &err) == MARSHAL_OK)
+				accepted++;
+			total++;
+		}
+		free(b);
+	}
+	printf("# %ld mutations, %ld still valid\n", total, accepted);
+	check(total > 0, "no mutations ran", "mutations");
+}
+
+int
+main(int argc, char **argv)
+{
+	const char *dir = argc > 1 ? argv[1] : "test/fixtures";
+	char		path[1024];
+	Fixture    *valid;
+	Fixture    *invalid;
+	char	   *vtext;
+	char	   *itext;
+	int			nvalid;
+	int			ninvalid;
+
+	snprintf(path, sizeof(path), "%s/valid.tsv", dir);
+	nvalid = load_tsv(path, 1, &valid, &vtext);
+	snprintf(path, sizeof(path), "%s/invalid.tsv", dir);
+	ninvalid = load_tsv(path, 0, &invalid, &itext);
+	printf("# %d valid and %d invalid fixtures\n", nvalid, ninvalid);
+
+	test_valid(valid, nvalid);
+	test_prefixes(valid, nvalid);
+	test_trailing(valid, nvalid);
+	test_invalid(invalid, ninvalid);
+	test_rules();
+	test_depth();
+	test_text();
+	test_sessions(dir);
+	test_mutations(valid, nvalid);
+
+	free_fixtures(valid, nvalid, vtext);
+	free_fixtures(invalid, ninvalid, itext);
+	printf("unit: %d passed, %d failed\n", passed, failed);
+	return failed ? 1 : 0;
+}
