@@ -29,15 +29,27 @@ SELECT bool_and((a.m < b.m) = (a.m::bytea < b.m::bytea)) AS same_order
   FROM v a, v b WHERE a.name < b.name;
 SELECT m FROM (VALUES ('\x04086907'::rbmarshal), ('\x040830'), ('\x04085b00')) t(m) ORDER BY m;
 
--- UNIQUE, btree index scans and hash joins
-CREATE UNIQUE INDEX ON v (m);
-INSERT INTO v SELECT 'again', m FROM v WHERE name = (SELECT min(name) FROM v);
-CREATE INDEX v_hash ON v USING hash (m);
+-- UNIQUE and btree index scans (btree entries are limited to ~2.7 kB, as for bytea)
+CREATE TABLE u AS SELECT name, m FROM v WHERE length(m::bytea) < 2000;
+CREATE UNIQUE INDEX u_m ON u (m);
+INSERT INTO u SELECT 'again', m FROM u WHERE name = 'type_nil';
 SET enable_seqscan = off;
+EXPLAIN (COSTS OFF) SELECT name FROM u WHERE m = '\x040830';
+SELECT name FROM u WHERE m = '\x040830'::rbmarshal;
+EXPLAIN (COSTS OFF) SELECT name FROM u WHERE m < '\x04085b00';
+SELECT count(*) = (SELECT count(*) FROM u WHERE m::bytea < '\x04085b00') AS range_scan
+  FROM u WHERE m < '\x04085b00';
+
+-- hash indexes take any size
+CREATE INDEX v_hash ON v USING hash (m);
 EXPLAIN (COSTS OFF) SELECT name FROM v WHERE m = '\x040830';
-SELECT name FROM v WHERE m = '\x040830'::rbmarshal ORDER BY name;
+SELECT name FROM v WHERE m = '\x040830'::rbmarshal;
 RESET enable_seqscan;
+
+-- hash joins
 SET enable_mergejoin = off;
 SET enable_nestloop = off;
 EXPLAIN (COSTS OFF) SELECT count(*) FROM v a JOIN dup b ON a.m = b.m;
 SELECT count(*) = 2 * (SELECT count(*) FROM v) AS hash_join FROM v a JOIN dup b ON a.m = b.m;
+RESET enable_mergejoin;
+RESET enable_nestloop;

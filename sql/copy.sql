@@ -21,6 +21,7 @@ SELECT s.name FROM src s FULL JOIN dst d USING (name)
 SELECT rbmarshal_send('\x04087b063a066169 06'::rbmarshal);
 
 -- recv validates: binary bytes that are not Marshal are refused
+\set VERBOSITY default
 CREATE TABLE raw (name text, m bytea);
 INSERT INTO raw VALUES ('truncated', '\x04085b07'), ('trailing', '\x04083030');
 \copy (SELECT name, m FROM raw WHERE name = 'truncated') TO 'results/bad.bin' WITH (FORMAT binary)

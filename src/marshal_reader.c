@@ -940,8 +940,8 @@ read_stream(Reader *r)
 	TRY(read_object(r, &kind));
 	if (r->pos != r->len)
 		return fail_at(r, MARSHAL_ERR_FORMAT, r->pos,
-					   "expected end of data after the root value, found %zu more bytes",
-					   r->len - r->pos);
+					   "expected end of data after the root value, found %zu trailing byte%s",
+					   r->len - r->pos, r->len - r->pos == 1 ? "" : "s");
 	return MARSHAL_OK;
 }
 

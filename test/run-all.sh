@@ -1,64 +1,82 @@
 #!/usr/bin/env bash
-# Run every rbmarshal test on Debian 12 as root: install what is needed,
-# build with warnings as errors, run the codec's unit tests (plain and under
-# ASan/UBSan), check the committed fixtures still match what Ruby writes,
-# install the extension and run the pg_regress suite in a throwaway cluster.
-# The last line is "N passed, N failed".
+# Run every rbmarshal test on Debian 12 as root:
+#   install what is needed, build with warnings as errors, run the codec's
+#   unit tests (plain and under ASan+UBSan), check the committed fixtures are
+#   what Ruby writes, install the extension and run the pg_regress suite in a
+#   throwaway cluster (pg_virtualenv).
+# Each suite adds to the totals; the last line is "N passed, N failed".
 set -uo pipefail
 cd "$(dirname "$0")/.."
-bash test/setup-debian.sh || { echo "setup failed"; echo "0 passed, 1 failed"; exit 1; }
 
 passed=0
 failed=0
-# A suite prints "<name>: N passed, N failed"; add its counts to the totals.
+log=$(mktemp -d)
+trap 'rm -rf "$log"' EXIT
+
+# add a suite's "<suite>: N passed, N failed" line to the totals
 tally() {
-	local line
-	line=$(grep -E '^[a-z-]+: [0-9]+ passed, [0-9]+ failed$' "$1" | tail -n 1)
+	local suite=$1 file=$2 line
+	line=$(grep -E "^$suite: [0-9]+ passed, [0-9]+ failed$" "$file" | tail -n 1)
 	if [[ -z $line ]]; then
-		echo "== $2 printed no result line"
+		echo "!! $suite reported no result"
 		failed=$((failed + 1))
 		return
 	fi
-	local p f
-	p=$(sed -E 's/.*: ([0-9]+) passed.*/\1/' <<<"$line")
-	f=$(sed -E 's/.* ([0-9]+) failed$/\1/' <<<"$line")
-	passed=$((passed + p))
-	failed=$((failed + f))
+	[[ $line =~ ([0-9]+)\ passed,\ ([0-9]+)\ failed ]]
+	passed=$((passed + BASH_REMATCH[1]))
+	failed=$((failed + BASH_REMATCH[2]))
 }
-log=$(mktemp -d)
 
-echo "== build"
-if ! make -s clean >/dev/null 2>&1 || ! make -s 2>&1 | tee "$log/build"; then
-	echo "build: 0 passed, 1 failed" >"$log/build.result"
-else
-	echo "build: 1 passed, 0 failed" >"$log/build.result"
-fi
-[[ -s $log/build ]] && grep -qiE 'error|warning' "$log/build" && echo "build: 0 passed, 1 failed" >"$log/build.result"
-tally "$log/build.result" build
+# a step that either works or not counts as one test
+step() {
+	local suite=$1
+	shift
+	if "$@" >"$log/$suite" 2>&1; then
+		echo "$suite: 1 passed, 0 failed" >>"$log/$suite"
+	else
+		tail -n 40 "$log/$suite"
+		echo "$suite: 0 passed, 1 failed" >>"$log/$suite"
+	fi
+	tally "$suite" "$log/$suite"
+}
+
+echo "== install build and test dependencies"
+step setup bash test/setup-debian.sh
+
+echo "== build (warnings are errors)"
+step build bash -c 'make -s clean && make -s'
 
 echo "== codec unit tests"
-make -s unit 2>&1 | tee "$log/unit" | grep -vE '^(ok|#)' ; tally "$log/unit" unit
+make -s unit >"$log/unit" 2>&1
+grep -vE '^#' "$log/unit"
+tally unit "$log/unit"
+
 echo "== codec unit tests under ASan+UBSan"
-make -s unit-asan 2>&1 | tee "$log/asan" | grep -vE '^(ok|#)' | sed 's/^unit:/unit-asan:/' ; sed -i 's/^unit:/unit-asan:/' "$log/asan"; tally "$log/asan" unit-asan
+make -s unit-asan >"$log/asan" 2>&1
+sed -i 's/^unit:/unit-asan:/' "$log/asan"
+grep -vE '^#' "$log/asan"
+tally unit-asan "$log/asan"
 
 echo "== fixtures reproduce from Ruby"
-bash test/check-fixtures.sh 2>&1 | tee "$log/fixtures"; tally "$log/fixtures" fixtures
+bash test/check-fixtures.sh >"$log/fixtures" 2>&1
+cat "$log/fixtures"
+tally fixtures "$log/fixtures"
 
 echo "== regression suite (pg_regress in a throwaway cluster)"
-make -s install >/dev/null
+step install make -s install
 rm -rf results regression.diffs regression.out
-pg_virtualenv -t make -s installcheck 2>&1 | tee "$log/regress"
-total=$(grep -cE '^(ok|not ok|test) ' results/../regression.out 2>/dev/null || true)
-bad=$(grep -cE '(FAILED|failed \(ignored\))' regression.out 2>/dev/null || true)
-if [[ -f regression.out ]]; then
-	good=$(grep -cE '^(ok|test ).* ok( |$)|\.\.\. ok' regression.out || true)
-	echo "regress: ${good} passed, ${bad} failed" >"$log/regress.result"
-else
-	echo "regress: 0 passed, 1 failed" >"$log/regress.result"
+pg_virtualenv -t make -s installcheck >"$log/regress.raw" 2>&1
+# pg_regress prints "test NAME ... ok|FAILED" (and removes regression.out on success)
+grep -E '\.\.\. +(ok|FAILED)' "$log/regress.raw"
+ok=$(grep -cE '\.\.\. +ok' "$log/regress.raw")
+bad=$(grep -cE '\.\.\. +FAILED' "$log/regress.raw")
+if ((ok + bad == 0)); then
+	tail -n 40 "$log/regress.raw"
+	bad=1
 fi
-[[ -f regression.diffs ]] && head -n 200 regression.diffs
-tally "$log/regress.result" regress
-: "$total"
+[[ -f regression.diffs ]] && head -n 300 regression.diffs
+echo "regress: $ok passed, $bad failed" >"$log/regress"
+tally regress "$log/regress"
 
 echo "$passed passed, $failed failed"
 [[ $failed -eq 0 ]]

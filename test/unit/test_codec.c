@@ -443,6 +443,40 @@ test_sessions(const char *dir)
 	free(text);
 }
 
+/* big.tsv: name, objects, symbols, file: the 1.8 MB value of 200k entries. */
+static void
+test_big(const char *dir)
+{
+	char		path[1024];
+	size_t		len;
+	char	   *line;
+	char		name[64];
+	char		file[256];
+	long		objects;
+	long		symbols;
+	char	   *bytes;
+	MarshalIndex idx;
+	MarshalError err;
+
+	snprintf(path, sizeof(path), "%s/big.tsv", dir);
+	line = read_file(path, &len);
+	if (sscanf(line, "%63s\t%ld\t%ld\t%255s", name, &objects, &symbols, file) != 4)
+	{
+		check(0, "unreadable big.tsv", "big");
+		free(line);
+		return;
+	}
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	bytes = read_file(path, &len);
+	check(marshal_index((const uint8_t *) bytes, len, NULL, 0, &idx, &err) == MARSHAL_OK,
+		  err.detail, name);
+	check(idx.nobjects == objects && idx.nsymbols == symbols,
+		  "table sizes differ from MRI's", name);
+	marshal_index_free(&idx, NULL);
+	free(bytes);
+	free(line);
+}
+
 /*
  * Single-byte changes of every fixture: any verdict is fine, but the reader
  * must return one (under ASan/UBSan this also proves it stays in bounds).
@@ -504,6 +538,7 @@ main(int argc, char **argv)
 	test_depth();
 	test_text();
 	test_sessions(dir);
+	test_big(dir);
 	test_mutations(valid, nvalid);
 
 	free_fixtures(valid, nvalid, vtext);
