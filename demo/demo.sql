@@ -28,7 +28,7 @@ UPDATE sessions SET m = data::rbmarshal WHERE rbmarshal_is_valid(decode(data, 'b
 SELECT session_id, length(m::bytea) AS bytes, left(m::text, 34) || '...' AS marshal
   FROM sessions WHERE m IS NOT NULL ORDER BY id LIMIT 5;
 
-\echo '== rbmarshal is a real type: equality, GROUP BY, indexes, binary COPY'
+\echo '== rbmarshal is a real type: equality, DISTINCT, hash and btree indexes'
 CREATE INDEX ON sessions USING hash (m);
 SELECT count(DISTINCT m) AS distinct_values, count(m) AS rows FROM sessions;
 SELECT 'BAgw'::rbmarshal = '\x040830'::rbmarshal AS base64_equals_hex;
