@@ -113,6 +113,15 @@ typedef struct MarshalHooks
 	void	   *ctx;
 } MarshalHooks;
 
+/* The encoding a String, Symbol or Regexp carries in its ivars. */
+typedef enum MarshalEncoding
+{
+	MENC_BINARY = 0,			/* no encoding ivar: ASCII-8BIT */
+	MENC_UTF8,					/* E true */
+	MENC_USASCII,				/* E false */
+	MENC_NAMED					/* :encoding "<name>" (MarshalNode.encname) */
+} MarshalEncoding;
+
 /*
  * The object and symbol tables of one stream, as MRI numbers them while
  * loading.  Built by marshal_index(); the later walkers (jsonb, navigation,
@@ -126,6 +135,7 @@ typedef struct MarshalIndex
 	uint32_t   *obj_pos;		/* offset where the slot's value starts,
 								 * wrappers included */
 	uint32_t   *sym_pos;		/* offset of each symbol's length prefix */
+	uint8_t    *sym_enc;		/* MarshalEncoding of each symbol */
 } MarshalIndex;
 
 /*
@@ -175,3 +185,72 @@ extern MarshalTextStatus marshal_base64_decode(const char *src, size_t len,
 extern void marshal_hex_encode(const uint8_t *src, size_t len, char *out);
 
 #endif							/* RBMARSHAL_MARSHAL_H */
+
+/*
+ * The cursor: reading a stream already validated and indexed, for the walkers
+ * built on it (jsonb, navigation, inspect).  It sees through I, e and C
+ * wrappers and resolves "@n" and ";n" through the index.  Reads stay bounds-
+ * checked, so a damaged value gives MARSHAL_ERR_FORMAT, never a wild read.
+ */
+typedef struct MarshalDoc
+{
+	const uint8_t *buf;
+	size_t		len;
+	MarshalIndex index;
+} MarshalDoc;
+
+/* A byte string inside the stream (names, payloads). */
+typedef struct MarshalBytes
+{
+	const uint8_t *ptr;
+	size_t		len;
+} MarshalBytes;
+
+typedef struct MarshalNode
+{
+	int			type;			/* body type byte; links and wrappers resolved */
+	size_t		pos;			/* first byte of the value (after resolving) */
+	int64_t		slot;			/* object-table slot, -1 for immediates */
+	MarshalBytes cls;			/* class name of o S u U d; path of c m M */
+	MarshalBytes uclass;		/* the C wrapper's class, len 0 if none */
+	int			nextended;		/* number of e wrappers */
+	int64_t		ival;			/* i */
+	MarshalBytes data;			/* bytes of " : / u f c m M; magnitude of l */
+	int			negative;		/* l: sign */
+	int			regexp_options; /* /: the options byte */
+	uint32_t	count;			/* [ { } S: elements, pairs, members; o: ivars */
+	size_t		items;			/* offset of the first element/pair/member/ivar */
+	MarshalEncoding encoding;	/* " : / u: from the ivars */
+	MarshalBytes encname;		/* MENC_NAMED: the encoding's name */
+	int			has_ivars;		/* an I wrapper's ivar block follows the body */
+	size_t		ivars;			/* offset of that block's count, when known */
+	size_t		next;			/* offset after the bytes read at the given
+								 * position (after "@n" for a link), or 0 for
+								 * a container, whose end needs a walk */
+} MarshalNode;
+
+/*
+ * Read the value at pos.  For an I-wrapped String, Regexp, Symbol or u
+ * object the ivar block is read too (it holds the encoding); for an
+ * I-wrapped container it follows the elements, at the offset the walker
+ * reaches after them.
+ */
+extern MarshalStatus marshal_node(const MarshalDoc *doc, size_t pos,
+								  MarshalNode *node, MarshalError *err);
+
+/* Offset just after the value at pos (walks containers). */
+extern MarshalStatus marshal_skip(const MarshalDoc *doc, size_t pos,
+								  size_t *end, MarshalError *err);
+
+/*
+ * Name of the symbol at pos (":" or ";n", optionally I-wrapped) and, if enc
+ * is not NULL, its encoding; *end after it.
+ */
+extern MarshalStatus marshal_symbol(const MarshalDoc *doc, size_t pos,
+									MarshalBytes *name, MarshalEncoding *enc,
+									size_t *end, MarshalError *err);
+
+/* Read one packed long at pos (lengths, counts, Integers). */
+extern MarshalStatus marshal_long(const MarshalDoc *doc, size_t pos,
+								  int64_t *value, size_t *end,
+								  MarshalError *err);

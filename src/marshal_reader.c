@@ -14,7 +14,7 @@
  * used, and nothing is allocated but the two tables, which grow with the
  * number of values actually read (so stay proportional to the input).
  */
-#include "marshal.h"
+#include "marshal_internal.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -59,6 +59,7 @@ typedef struct Reader
 
 	uint8_t    *sym_tag;
 	uint32_t   *sym_pos;
+	uint8_t    *sym_enc;
 	uint32_t	nsym;
 	uint32_t	symcap;
 } Reader;
@@ -166,7 +167,8 @@ hook_free(const MarshalHooks *h, void *ptr)
  * within a small multiple of the input size.
  */
 static MarshalStatus
-grow(Reader *r, uint8_t **kinds, uint32_t **positions, uint32_t *cap)
+grow(Reader *r, uint8_t **kinds, uint32_t **positions, uint8_t **extra,
+	 uint32_t *cap)
 {
 	uint32_t	newcap = *cap ? *cap * 2 : 32;
 	void	   *p;
@@ -183,6 +185,13 @@ grow(Reader *r, uint8_t **kinds, uint32_t **positions, uint32_t *cap)
 		if (p == NULL)
 			return fail_at(r, MARSHAL_ERR_NOMEM, r->pos, "out of memory");
 		*positions = p;
+		if (extra)
+		{
+			p = hook_realloc(r, *extra, newcap);
+			if (p == NULL)
+				return fail_at(r, MARSHAL_ERR_NOMEM, r->pos, "out of memory");
+			*extra = p;
+		}
 	}
 	*cap = newcap;
 	return MARSHAL_OK;
@@ -193,7 +202,7 @@ static MarshalStatus
 add_object(Reader *r, uint8_t kind, size_t start, uint32_t *slot)
 {
 	if (r->nobj == r->objcap)
-		TRY(grow(r, &r->obj_kind, &r->obj_pos, &r->objcap));
+		TRY(grow(r, &r->obj_kind, &r->obj_pos, NULL, &r->objcap));
 	r->obj_kind[r->nobj] = kind;
 	if (r->keep_positions)
 		r->obj_pos[r->nobj] = (uint32_t) start;
@@ -215,51 +224,21 @@ read_byte(Reader *r, const char *what, int *c)
 	return MARSHAL_OK;
 }
 
-/*
- * MRI's r_long: 0; 5..127 and -128..-5 are small values; 1..4 and -1..-4
- * count the little-endian bytes that follow (negative ones over a base of
- * all ones).
- */
+/* One packed long (MRI's r_long, see marshal_decode_long). */
 static MarshalStatus
 read_long(Reader *r, const char *what, int64_t *out)
 {
 	size_t		start = r->pos;
-	int			c;
-	int			n;
-	int64_t		x;
 
-	TRY(read_byte(r, what, &c));
-	c = (int8_t) c;
-	if (c == 0)
+	if (!marshal_decode_long(r->buf, r->len, &r->pos, out))
 	{
 		*out = 0;
-		return MARSHAL_OK;
-	}
-	if (c > 4)
-	{
-		*out = c - 5;
-		return MARSHAL_OK;
-	}
-	if (c < -4)
-	{
-		*out = c + 5;
-		return MARSHAL_OK;
-	}
-	n = c > 0 ? c : -c;
-	if (r->len - r->pos < (size_t) n)
-	{
-		r->pos = r->len;
+		if (start >= r->len)
+			return fail_expected(r, start, what);
 		return fail_at(r, MARSHAL_ERR_FORMAT, start,
 					   "expected %d more bytes of %s, found end of data",
-					   n, what);
+					   abs((int8_t) r->buf[start]), what);
 	}
-	x = c > 0 ? 0 : -1;
-	for (int i = 0; i < n; i++)
-	{
-		x &= ~((int64_t) 0xff << (8 * i));
-		x |= (int64_t) r->buf[r->pos++] << (8 * i);
-	}
-	*out = x;
 	return MARSHAL_OK;
 }
 
@@ -430,7 +409,7 @@ read_symreal(Reader *r, int ivar, uint32_t *index)
 
 	TRY(read_bytes(r, "symbol length", &s, &n));
 	if (r->nsym == r->symcap)
-		TRY(grow(r, &r->sym_tag, &r->sym_pos, &r->symcap));
+		TRY(grow(r, &r->sym_tag, &r->sym_pos, &r->sym_enc, &r->symcap));
 	idx = r->nsym++;
 	r->sym_tag[idx] = (uint8_t) symbol_tag(s, n);
 	if (r->keep_positions)
@@ -464,6 +443,9 @@ read_symreal(Reader *r, int ivar, uint32_t *index)
 	/* sym2encidx only recognises names that stayed US-ASCII */
 	if (enc == 'U' || enc == 'N')
 		r->sym_tag[idx] = SYM_PLAIN;
+	if (r->keep_positions)
+		r->sym_enc[idx] = enc == 'U' ? MENC_UTF8 : enc == 'A' ? MENC_USASCII :
+			enc == 'N' ? MENC_NAMED : MENC_BINARY;
 	*index = idx;
 	return MARSHAL_OK;
 }
@@ -976,6 +958,7 @@ run(const uint8_t *buf, size_t len, const MarshalHooks *hooks,
 		index->obj_kind = r.obj_kind;
 		index->obj_pos = r.obj_pos;
 		index->sym_pos = r.sym_pos;
+		index->sym_enc = r.sym_enc;
 		hook_free(hooks, r.sym_tag);
 		return st;
 	}
@@ -983,6 +966,7 @@ run(const uint8_t *buf, size_t len, const MarshalHooks *hooks,
 	hook_free(hooks, r.obj_pos);
 	hook_free(hooks, r.sym_tag);
 	hook_free(hooks, r.sym_pos);
+	hook_free(hooks, r.sym_enc);
 	return st;
 }
 
@@ -1007,5 +991,6 @@ marshal_index_free(MarshalIndex *index, const MarshalHooks *hooks)
 	hook_free(hooks, index->obj_kind);
 	hook_free(hooks, index->obj_pos);
 	hook_free(hooks, index->sym_pos);
+	hook_free(hooks, index->sym_enc);
 	memset(index, 0, sizeof(*index));
 }

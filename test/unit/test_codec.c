@@ -174,6 +174,20 @@ test_valid(Fixture *fx, int n)
 				check(0, "object position out of the stream", fx[i].name);
 				break;
 			}
+		/* the cursor's skip ends exactly where the stream does */
+		{
+			MarshalDoc	doc = {fx[i].bytes, fx[i].len, idx};
+			size_t		end = 0;
+
+			st = marshal_skip(&doc, 2, &end, &err);
+			snprintf(msg, sizeof(msg), "cursor skip gave %d, end %zu of %zu (%s)",
+					 st, end, fx[i].len, st ? err.detail : "");
+			check(st == MARSHAL_OK && end == fx[i].len, msg, fx[i].name);
+			/* and every slot's value can be read and skipped on its own */
+			for (uint32_t k = 0; k < idx.nobjects && st == MARSHAL_OK; k++)
+				st = marshal_skip(&doc, idx.obj_pos[k], &end, &err);
+			check(st == MARSHAL_OK, "a slot's value does not skip", fx[i].name);
+		}
 		marshal_index_free(&idx, NULL);
 
 		/* validation alone agrees with indexing */

@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# bench/run.sh -- the library-level benchmark in one command (no PostgreSQL):
+#   1. writes the workloads into bench/out/ (bench/workloads.rb, deterministic),
+#   2. builds bench/bench_codec.c with the codec at -O2, and again at
+#      -O3 -march=native (a second, separately labelled row),
+#   3. for each workload, back to back: the codec (validate, index,
+#      skip-scan floor) in both builds, then MRI (bench/bench_mri.rb, a fresh
+#      ruby process per workload),
+#   4. prints the machine facts and one table per workload with the ratios.
+# Every number printed is measured in this run; the raw lines are kept in
+# bench/out/results.tsv.
+#
+# Environment: CC (default gcc), RUBY (default ruby), BENCH_PASSES (25),
+# BENCH_WARMUP (3), BENCH_TARGET_MS (20), BENCH_CPU (CPU to pin both sides
+# to with taskset; default the last CPU; "none" to not pin),
+# BENCH_WORKLOADS (names without .bin; default all five).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+CC=${CC:-gcc}
+RUBY=${RUBY:-ruby}
+PASSES=${BENCH_PASSES:-25}
+WARMUP=${BENCH_WARMUP:-3}
+TARGET_MS=${BENCH_TARGET_MS:-20}
+OUT=bench/out
+WORKLOADS=${BENCH_WORKLOADS:-"mixed_214 session_500 settings_2k as_values_1k big_200k"}
+CODEC_SRC="src/marshal_reader.c src/marshal_text.c"
+BASE_CFLAGS="-std=c11 -g -Wall -Wextra -Werror -Isrc"
+
+mkdir -p "$OUT"
+results=$OUT/results.tsv
+: >"$results"
+
+# pin both sides to one CPU so neither migrates mid-pass
+ncpu=$(nproc)
+cpu=${BENCH_CPU:-$((ncpu - 1))}
+pin=()
+if [[ $cpu != none ]] && command -v taskset >/dev/null; then
+	pin=(taskset -c "$cpu")
+fi
+
+ccname=$($CC --version | head -n 1)
+rubyv=$($RUBY -v)
+
+echo "=== machine"
+echo "date (UTC):     $(date -u '+%Y-%m-%d %H:%M:%S')"
+echo "kernel:         $(uname -srm)"
+echo "nproc:          $ncpu"
+echo "CPU model:      $(grep -m1 '^model name' /proc/cpuinfo | sed 's/^[^:]*: *//')"
+mhz=$(grep -m1 '^cpu MHz' /proc/cpuinfo | sed 's/^[^:]*: *//' || true)
+[[ -n $mhz ]] && echo "cpu MHz:        $mhz (as /proc/cpuinfo reports it now)"
+gov=/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor
+[[ -r $gov ]] && echo "governor:       $(cat $gov)"
+echo "load average:   $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "compiler:       $ccname ($CC)"
+echo "ruby:           $rubyv"
+echo "ruby json:      $($RUBY -rjson -e 'print JSON::VERSION')"
+echo "activesupport:  $($RUBY -ractive_support -e 'print ActiveSupport::VERSION::STRING' 2>/dev/null || echo none)"
+echo "source:         $(git rev-parse --short HEAD 2>/dev/null || echo '?')$(git diff --quiet HEAD -- src 2>/dev/null || echo ' (src/ modified)')"
+if ((${#pin[@]})); then
+	echo "pinning:        both sides run under taskset -c $cpu"
+else
+	echo "pinning:        none"
+fi
+echo "protocol:       calibrate reps so one pass >= ${TARGET_MS} ms; ${WARMUP} warm-up + ${PASSES} timed passes;"
+echo "                ns/op = pass time / reps (CLOCK_MONOTONIC); best and median over the timed passes;"
+echo "                MB/s = stream bytes (header included) / time, MB = 10^6 bytes"
+
+echo
+echo "=== workloads"
+$RUBY bench/workloads.rb "$OUT"
+
+echo
+echo "=== build"
+declare -a labels bins
+labels=("${CC##*/} -O2" "${CC##*/} -O3 -march=native")
+bins=("$OUT/bench_codec_O2" "$OUT/bench_codec_O3native")
+flags=("-O2" "-O3 -march=native")
+for i in 0 1; do
+	# shellcheck disable=SC2086
+	cmd="$CC $BASE_CFLAGS ${flags[$i]} -o ${bins[$i]} bench/bench_codec.c $CODEC_SRC"
+	echo "$cmd"
+	$cmd
+done
+
+echo
+echo "=== running (progress on stderr)"
+for w in $WORKLOADS; do
+	f=$OUT/$w.bin
+	for i in 0 1; do
+		echo "  codec ${labels[$i]}: $w" >&2
+		"${pin[@]}" "${bins[$i]}" -w "$WARMUP" -p "$PASSES" -t "$TARGET_MS" "${labels[$i]}" "$f" >>"$results"
+	done
+	echo "  MRI: $w" >&2
+	"${pin[@]}" $RUBY bench/bench_mri.rb -w "$WARMUP" -p "$PASSES" -t "$TARGET_MS" "$f" >>"$results"
+done
+
+BENCH_RUBY_LABEL="ruby ${rubyv#ruby }" BENCH_RUBY_LABEL="ruby $($RUBY -e 'print RUBY_VERSION')" \
+	$RUBY bench/report.rb "$results"
+echo
+echo "(raw lines: $results)"

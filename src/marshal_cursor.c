@@ -1,0 +1,361 @@
+/*
+ * marshal_cursor.c
+ *		Reading a validated, indexed stream: node headers, skipping, symbols.
+ *
+ * The walkers (jsonb, navigation, inspect) pull values through here instead
+ * of parsing bytes themselves.  Input has been through marshal_index(), but
+ * every read is still bounds-checked: a stored value damaged on disk gives
+ * an error, never a read outside the buffer.
+ */
+#include "marshal_internal.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+static MarshalStatus
+damaged(MarshalError *err, size_t offset, const char *what)
+{
+	err->status = MARSHAL_ERR_FORMAT;
+	err->offset = offset;
+	snprintf(err->detail, sizeof(err->detail), "damaged value: %s", what);
+	return MARSHAL_ERR_FORMAT;
+}
+
+MarshalStatus
+marshal_long(const MarshalDoc *doc, size_t pos, int64_t *value, size_t *end,
+			 MarshalError *err)
+{
+	if (!marshal_decode_long(doc->buf, doc->len, &pos, value))
+		return damaged(err, pos, "truncated long");
+	*end = pos;
+	return MARSHAL_OK;
+}
+
+/* A length-prefixed byte string at pos. */
+static MarshalStatus
+read_bytes(const MarshalDoc *doc, size_t pos, MarshalBytes *b, size_t *end,
+		   MarshalError *err)
+{
+	int64_t		n;
+
+	if (!marshal_decode_long(doc->buf, doc->len, &pos, &n) ||
+		n < 0 || (uint64_t) n > doc->len - pos)
+		return damaged(err, pos, "bad length");
+	b->ptr = doc->buf + pos;
+	b->len = (size_t) n;
+	*end = pos + (size_t) n;
+	return MARSHAL_OK;
+}
+
+/* Encoding ivars (MRI's sym2encidx) in a block of count pairs at pos. */
+static MarshalStatus
+read_encoding_ivars(const MarshalDoc *doc, size_t pos, int64_t count,
+					MarshalNode *node, size_t *end, MarshalError *err)
+{
+	MarshalStatus st;
+
+	while (count-- > 0)
+	{
+		MarshalBytes name;
+		MarshalNode value;
+
+		if ((st = marshal_symbol(doc, pos, &name, NULL, &pos, err)) != MARSHAL_OK ||
+			(st = marshal_node(doc, pos, &value, err)) != MARSHAL_OK)
+			return st;
+		if (name.len == 1 && name.ptr[0] == 'E')
+		{
+			if (value.type == MT_TRUE)
+				node->encoding = MENC_UTF8;
+			else if (value.type == MT_FALSE)
+				node->encoding = MENC_USASCII;
+		}
+		else if (name.len == 8 && memcmp(name.ptr, "encoding", 8) == 0 &&
+				 value.type == MT_STRING)
+		{
+			node->encoding = MENC_NAMED;
+			node->encname = value.data;
+		}
+		if (value.next)
+			pos = value.next;
+		else if ((st = marshal_skip(doc, pos, &pos, err)) != MARSHAL_OK)
+			return st;
+	}
+	*end = pos;
+	return MARSHAL_OK;
+}
+
+MarshalStatus
+marshal_symbol(const MarshalDoc *doc, size_t pos, MarshalBytes *name,
+			   MarshalEncoding *enc, size_t *end, MarshalError *err)
+{
+	int			ivar = 0;
+	int64_t		n;
+	MarshalStatus st;
+	MarshalNode info;
+
+	memset(&info, 0, sizeof(info));
+	while (pos < doc->len && doc->buf[pos] == MT_IVAR)
+	{
+		ivar = 1;
+		pos++;
+	}
+	if (pos >= doc->len)
+		return damaged(err, pos, "missing symbol");
+	if (doc->buf[pos] == MT_SYMLINK)
+	{
+		size_t		p;
+
+		if ((st = marshal_long(doc, pos + 1, &n, &pos, err)) != MARSHAL_OK)
+			return st;
+		if (n < 0 || n >= doc->index.nsymbols)
+			return damaged(err, pos, "symbol link out of range");
+		p = doc->index.sym_pos[n];
+		info.encoding = (MarshalEncoding) doc->index.sym_enc[n];
+		if ((st = read_bytes(doc, p, name, &p, err)) != MARSHAL_OK)
+			return st;
+	}
+	else if (doc->buf[pos] == MT_SYMBOL)
+	{
+		if ((st = read_bytes(doc, pos + 1, name, &pos, err)) != MARSHAL_OK)
+			return st;
+	}
+	else
+		return damaged(err, pos, "expected a symbol");
+	/* the ivar block of I: holds the encoding (MRI's r_symreal) */
+	if (ivar)
+	{
+		if ((st = marshal_long(doc, pos, &n, &pos, err)) != MARSHAL_OK ||
+			(st = read_encoding_ivars(doc, pos, n, &info, &pos, err)) != MARSHAL_OK)
+			return st;
+	}
+	if (enc)
+		*enc = info.encoding;
+	*end = pos;
+	return MARSHAL_OK;
+}
+
+MarshalStatus
+marshal_node(const MarshalDoc *doc, size_t pos, MarshalNode *node,
+			 MarshalError *err)
+{
+	MarshalStatus st;
+	MarshalBytes ignored;
+	int64_t		n;
+
+	memset(node, 0, sizeof(*node));
+	node->slot = -1;
+	node->pos = pos;
+	for (;;)
+	{
+		size_t		at = pos;
+		int			t;
+
+		if (pos >= doc->len)
+			return damaged(err, pos, "missing value");
+		t = doc->buf[pos++];
+		switch (t)
+		{
+			case MT_IVAR:
+				node->has_ivars = 1;
+				continue;
+			case MT_EXTENDED:
+				if ((st = marshal_symbol(doc, pos, &ignored, NULL, &pos, err)) != MARSHAL_OK)
+					return st;
+				node->nextended++;
+				continue;
+			case MT_UCLASS:
+				if ((st = marshal_symbol(doc, pos, &node->uclass, NULL, &pos, err)) != MARSHAL_OK)
+					return st;
+				continue;
+			case MT_LINK:
+				{
+					int			has_ivars = node->has_ivars;
+					size_t		after;
+
+					if ((st = marshal_long(doc, pos, &n, &after, err)) != MARSHAL_OK)
+						return st;
+					if (n < 0 || n >= doc->index.nobjects)
+						return damaged(err, at, "object link out of range");
+					if ((st = marshal_node(doc, doc->index.obj_pos[n], node, err)) != MARSHAL_OK)
+						return st;
+					node->slot = n;
+					/* ivars given to a linked object: skip them */
+					if (has_ivars)
+					{
+						MarshalNode dummy;
+
+						memset(&dummy, 0, sizeof(dummy));
+						if ((st = marshal_long(doc, after, &n, &after, err)) != MARSHAL_OK ||
+							(st = read_encoding_ivars(doc, after, n, &dummy, &after, err)) != MARSHAL_OK)
+							return st;
+					}
+					node->next = after;
+					return MARSHAL_OK;
+				}
+			default:
+				break;
+		}
+		node->type = t;
+		switch (t)
+		{
+			case MT_NIL:
+			case MT_TRUE:
+			case MT_FALSE:
+				node->next = pos;
+				break;
+			case MT_FIXNUM:
+				if ((st = marshal_long(doc, pos, &node->ival, &node->next, err)) != MARSHAL_OK)
+					return st;
+				break;
+			case MT_SYMBOL:
+			case MT_SYMLINK:
+				/* only I can wrap a symbol: read it again from the start */
+				node->type = MT_SYMBOL;
+				node->has_ivars = 0;
+				return marshal_symbol(doc, node->pos, &node->data,
+									  &node->encoding, &node->next, err);
+			case MT_FLOAT:
+			case MT_STRING:
+			case MT_CLASS:
+			case MT_MODULE:
+			case MT_MODULE_OLD:
+				if ((st = read_bytes(doc, pos, &node->data, &node->next, err)) != MARSHAL_OK)
+					return st;
+				break;
+			case MT_BIGNUM:
+				if (pos >= doc->len)
+					return damaged(err, pos, "missing sign");
+				node->negative = doc->buf[pos] == '-';
+				if ((st = marshal_long(doc, pos + 1, &n, &pos, err)) != MARSHAL_OK)
+					return st;
+				if (n < 0 || (uint64_t) n * 2 > doc->len - pos)
+					return damaged(err, pos, "bad bignum length");
+				node->data.ptr = doc->buf + pos;
+				node->data.len = (size_t) n * 2;
+				node->next = pos + (size_t) n * 2;
+				break;
+			case MT_REGEXP:
+				if ((st = read_bytes(doc, pos, &node->data, &pos, err)) != MARSHAL_OK)
+					return st;
+				if (pos >= doc->len)
+					return damaged(err, pos, "missing regexp options");
+				node->regexp_options = doc->buf[pos];
+				node->next = pos + 1;
+				break;
+			case MT_USERDEF:
+				if ((st = marshal_symbol(doc, pos, &node->cls, NULL, &pos, err)) != MARSHAL_OK ||
+					(st = read_bytes(doc, pos, &node->data, &node->next, err)) != MARSHAL_OK)
+					return st;
+				break;
+			case MT_ARRAY:
+			case MT_HASH:
+			case MT_HASH_DEF:
+				if ((st = marshal_long(doc, pos, &n, &node->items, err)) != MARSHAL_OK)
+					return st;
+				if (n < 0 || (uint64_t) n > doc->len)
+					return damaged(err, pos, "bad count");
+				node->count = (uint32_t) n;
+				return MARSHAL_OK;
+			case MT_STRUCT:
+			case MT_OBJECT:
+				if ((st = marshal_symbol(doc, pos, &node->cls, NULL, &pos, err)) != MARSHAL_OK ||
+					(st = marshal_long(doc, pos, &n, &node->items, err)) != MARSHAL_OK)
+					return st;
+				/* a negative ivar count means none, as in MRI */
+				if (n < 0)
+					n = 0;
+				if ((uint64_t) n > doc->len)
+					return damaged(err, pos, "bad count");
+				node->count = (uint32_t) n;
+				return MARSHAL_OK;
+			case MT_USRMARSHAL:
+			case MT_DATA:
+				/* the wrapped value follows; items points at it */
+				if ((st = marshal_symbol(doc, pos, &node->cls, NULL, &node->items, err)) != MARSHAL_OK)
+					return st;
+				return MARSHAL_OK;
+			default:
+				return damaged(err, at, "unknown type byte");
+		}
+		break;
+	}
+
+	/* a flat value: its ivar block (if any) follows at once */
+	if (node->has_ivars)
+	{
+		node->ivars = node->next;
+		if ((st = marshal_long(doc, node->ivars, &n, &pos, err)) != MARSHAL_OK ||
+			(st = read_encoding_ivars(doc, pos, n, node, &node->next, err)) != MARSHAL_OK)
+			return st;
+	}
+	return MARSHAL_OK;
+}
+
+MarshalStatus
+marshal_skip(const MarshalDoc *doc, size_t pos, size_t *end,
+			 MarshalError *err)
+{
+	MarshalNode node;
+	MarshalStatus st;
+	int64_t		n;
+
+	if ((st = marshal_node(doc, pos, &node, err)) != MARSHAL_OK)
+		return st;
+	if (node.next)
+	{
+		*end = node.next;
+		return MARSHAL_OK;
+	}
+	pos = node.items;
+	switch (node.type)
+	{
+		case MT_ARRAY:
+			n = node.count;
+			break;
+		case MT_HASH:
+			n = 2 * (int64_t) node.count;
+			break;
+		case MT_HASH_DEF:
+			n = 2 * (int64_t) node.count + 1;
+			break;
+		case MT_USRMARSHAL:
+		case MT_DATA:
+			n = 1;
+			break;
+		case MT_STRUCT:
+		case MT_OBJECT:
+			/* name, value pairs */
+			for (uint32_t i = 0; i < node.count; i++)
+			{
+				MarshalBytes name;
+
+				if ((st = marshal_symbol(doc, pos, &name, NULL, &pos, err)) != MARSHAL_OK ||
+					(st = marshal_skip(doc, pos, &pos, err)) != MARSHAL_OK)
+					return st;
+			}
+			n = 0;
+			break;
+		default:
+			return damaged(err, pos, "unexpected container");
+	}
+	for (int64_t i = 0; i < n; i++)
+		if ((st = marshal_skip(doc, pos, &pos, err)) != MARSHAL_OK)
+			return st;
+	/* an I wrapper's ivars follow the elements */
+	if (node.has_ivars)
+	{
+		if ((st = marshal_long(doc, pos, &n, &pos, err)) != MARSHAL_OK)
+			return st;
+		for (int64_t i = 0; i < n; i++)
+		{
+			MarshalBytes name;
+
+			if ((st = marshal_symbol(doc, pos, &name, NULL, &pos, err)) != MARSHAL_OK ||
+				(st = marshal_skip(doc, pos, &pos, err)) != MARSHAL_OK)
+				return st;
+		}
+	}
+	*end = pos;
+	return MARSHAL_OK;
+}

@@ -1,0 +1,49 @@
+/*
+ * marshal_internal.h
+ *		Primitives shared by the reader and the cursor (not installed).
+ */
+#ifndef RBMARSHAL_MARSHAL_INTERNAL_H
+#define RBMARSHAL_MARSHAL_INTERNAL_H
+
+#include "marshal.h"
+
+/*
+ * MRI's r_long: 0; 5..127 and -128..-5 are small values; 1..4 and -1..-4
+ * count the little-endian bytes that follow (negative ones over a base of
+ * all ones).  Returns false, leaving *pos alone, when the bytes run out.
+ */
+static inline bool
+marshal_decode_long(const uint8_t *buf, size_t len, size_t *pos, int64_t *out)
+{
+	size_t		p = *pos;
+	int			c;
+	int			n;
+	int64_t		x;
+
+	if (p >= len)
+		return false;
+	c = (int8_t) buf[p++];
+	if (c == 0)
+		x = 0;
+	else if (c > 4)
+		x = c - 5;
+	else if (c < -4)
+		x = c + 5;
+	else
+	{
+		n = c > 0 ? c : -c;
+		if (len - p < (size_t) n)
+			return false;
+		x = c > 0 ? 0 : -1;
+		for (int i = 0; i < n; i++)
+		{
+			x &= ~((int64_t) 0xff << (8 * i));
+			x |= (int64_t) buf[p++] << (8 * i);
+		}
+	}
+	*pos = p;
+	*out = x;
+	return true;
+}
+
+#endif							/* RBMARSHAL_MARSHAL_INTERNAL_H */
