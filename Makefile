@@ -2,7 +2,7 @@ EXTENSION = rbmarshal
 EXTVERSION = 0.1.0
 
 MODULE_big = rbmarshal
-CODEC_OBJS = src/marshal_reader.o src/marshal_text.o src/marshal_cursor.o
+CODEC_OBJS = src/marshal_reader.o src/marshal_text.o src/marshal_cursor.o src/marshal_format.o src/marshal_json.o
 OBJS = $(CODEC_OBJS) src/rbmarshal.o src/rbmarshal_io.o
 
 DATA = $(wildcard rbmarshal--*.sql)
@@ -23,15 +23,15 @@ include $(PGXS)
 
 # --- the codec on its own: unit tests, sanitizers, fuzzers -----------------
 
-CODEC_SRC = src/marshal_reader.c src/marshal_text.c src/marshal_cursor.c
+CODEC_SRC = src/marshal_reader.c src/marshal_text.c src/marshal_cursor.c src/marshal_format.c src/marshal_json.c
 UNIT_CFLAGS = -std=c11 -g -O2 -Wall -Wextra -Werror -Isrc
 
 test/unit/test_codec: test/unit/test_codec.c $(CODEC_SRC) src/marshal.h
-	$(CC) $(UNIT_CFLAGS) -o $@ test/unit/test_codec.c $(CODEC_SRC)
+	$(CC) $(UNIT_CFLAGS) -o $@ test/unit/test_codec.c $(CODEC_SRC) -lm
 
 test/unit/test_codec_asan: test/unit/test_codec.c $(CODEC_SRC) src/marshal.h
 	clang $(UNIT_CFLAGS) -fsanitize=address,undefined -fno-sanitize-recover=all \
-		-o $@ test/unit/test_codec.c $(CODEC_SRC)
+		-o $@ test/unit/test_codec.c $(CODEC_SRC) -lm
 
 # C unit tests of the codec against the committed fixtures.
 unit: test/unit/test_codec

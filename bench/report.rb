@@ -81,11 +81,11 @@ workloads.each do |w|
     next unless val && skip
 
     if load
-      printf("    %-44s %8s / %-8s\n", "MRI Marshal.load / validate [#{bld}]",
+      printf("    %-52s %8s / %-8s\n", "MRI Marshal.load / validate [#{bld}]",
              ratio(load[7], val[7]), ratio(load[6], val[6]))
     end
-    printf("    %-44s %8s / %-8s\n", "validate / skip-scan [#{bld}]", ratio(val[7], skip[7]), ratio(val[6], skip[6]))
-    printf("    %-44s %8s / %-8s\n", "index / skip-scan [#{bld}]", ratio(idx[7], skip[7]), ratio(idx[6], skip[6])) if idx
+    printf("    %-52s %8s / %-8s\n", "validate / skip-scan [#{bld}]", ratio(val[7], skip[7]), ratio(val[6], skip[6]))
+    printf("    %-52s %8s / %-8s\n", "index / skip-scan [#{bld}]", ratio(idx[7], skip[7]), ratio(idx[6], skip[6])) if idx
     summary << [w, bld, val[7], skip[7], load && load[7], bytes]
   end
 end

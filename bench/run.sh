@@ -1,19 +1,22 @@
 #!/usr/bin/env bash
 # bench/run.sh -- the library-level benchmark in one command (no PostgreSQL):
 #   1. writes the workloads into bench/out/ (bench/workloads.rb, deterministic),
-#   2. builds bench/bench_codec.c with the codec at -O2, and again at
-#      -O3 -march=native (a second, separately labelled row),
+#   2. builds bench/bench_codec.c with the codec at -O2, again at
+#      -O3 -march=native, and with `pg_config --cflags` (what PGXS builds
+#      the extension with) when pg_config exists: separately labelled rows,
 #   3. for each workload, back to back: the codec (validate, index,
-#      skip-scan floor) in both builds, then MRI (bench/bench_mri.rb, a fresh
+#      skip-scan floor) in each build, then MRI (bench/bench_mri.rb, a fresh
 #      ruby process per workload),
 #   4. prints the machine facts and one table per workload with the ratios.
 # Every number printed is measured in this run; the raw lines are kept in
 # bench/out/results.tsv.
 #
-# Environment: CC (default gcc), RUBY (default ruby), BENCH_PASSES (25),
-# BENCH_WARMUP (3), BENCH_TARGET_MS (20), BENCH_CPU (CPU to pin both sides
-# to with taskset; default the last CPU; "none" to not pin),
-# BENCH_WORKLOADS (names without .bin; default all five).
+# Environment: CC (default gcc), RUBY (default ruby), CODEC_SRC (default
+# src/marshal_reader.c src/marshal_text.c), BENCH_PASSES (25), BENCH_WARMUP
+# (3), BENCH_TARGET_MS (20), BENCH_CPU (CPU to pin both sides to with
+# taskset; default the last CPU; "none" to not pin), BENCH_WORKLOADS (names
+# without .bin; default all five), BENCH_SOURCE (what to print as the
+# source version when this is not a git checkout).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -24,8 +27,10 @@ WARMUP=${BENCH_WARMUP:-3}
 TARGET_MS=${BENCH_TARGET_MS:-20}
 OUT=bench/out
 WORKLOADS=${BENCH_WORKLOADS:-"mixed_214 session_500 settings_2k as_values_1k big_200k"}
-CODEC_SRC="src/marshal_reader.c src/marshal_text.c"
-BASE_CFLAGS="-std=c11 -g -Wall -Wextra -Werror -Isrc"
+# the codec's C files (bench.mk passes the top-level Makefile's CODEC_SRC)
+CODEC_SRC=${CODEC_SRC:-src/marshal_reader.c src/marshal_text.c}
+# not -Werror: a new warning in src/ should not stop the benchmark
+BASE_CFLAGS="-std=c11 -g -Wall -Wextra -Isrc"
 
 mkdir -p "$OUT"
 results=$OUT/results.tsv
@@ -56,7 +61,12 @@ echo "compiler:       $ccname ($CC)"
 echo "ruby:           $rubyv"
 echo "ruby json:      $($RUBY -rjson -e 'print JSON::VERSION')"
 echo "activesupport:  $($RUBY -ractive_support -e 'print ActiveSupport::VERSION::STRING' 2>/dev/null || echo none)"
-echo "source:         $(git rev-parse --short HEAD 2>/dev/null || echo '?')$(git diff --quiet HEAD -- src 2>/dev/null || echo ' (src/ modified)')"
+if [[ -n ${BENCH_SOURCE:-} ]]; then
+	echo "source:         $BENCH_SOURCE"
+elif git rev-parse --git-dir >/dev/null 2>&1; then
+	echo "source:         $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- src || echo ' (src/ has uncommitted changes)')"
+fi
+echo "codec sources:  $CODEC_SRC"
 if ((${#pin[@]})); then
 	echo "pinning:        both sides run under taskset -c $cpu"
 else
@@ -72,22 +82,28 @@ $RUBY bench/workloads.rb "$OUT"
 
 echo
 echo "=== build"
-declare -a labels bins
+# the brief's -O2 row, a clearly separate -O3 -march=native row, and, when
+# pg_config is there, the flags PGXS builds the extension with
 labels=("${CC##*/} -O2" "${CC##*/} -O3 -march=native")
 bins=("$OUT/bench_codec_O2" "$OUT/bench_codec_O3native")
 flags=("-O2" "-O3 -march=native")
-for i in 0 1; do
-	# shellcheck disable=SC2086
+if command -v pg_config >/dev/null; then
+	labels+=("${CC##*/} PGXS flags")
+	bins+=("$OUT/bench_codec_pgxs")
+	flags+=("$(pg_config --cflags) $(pg_config --cflags_sl)")
+fi
+for i in "${!bins[@]}"; do
 	cmd="$CC $BASE_CFLAGS ${flags[$i]} -o ${bins[$i]} bench/bench_codec.c $CODEC_SRC"
-	echo "$cmd"
-	$cmd
+	echo "[${labels[$i]}] $cmd"
+	# shellcheck disable=SC2086
+	$CC $BASE_CFLAGS ${flags[$i]} -o "${bins[$i]}" bench/bench_codec.c $CODEC_SRC
 done
 
 echo
 echo "=== running (progress on stderr)"
 for w in $WORKLOADS; do
 	f=$OUT/$w.bin
-	for i in 0 1; do
+	for i in "${!bins[@]}"; do
 		echo "  codec ${labels[$i]}: $w" >&2
 		"${pin[@]}" "${bins[$i]}" -w "$WARMUP" -p "$PASSES" -t "$TARGET_MS" "${labels[$i]}" "$f" >>"$results"
 	done
@@ -95,7 +111,7 @@ for w in $WORKLOADS; do
 	"${pin[@]}" $RUBY bench/bench_mri.rb -w "$WARMUP" -p "$PASSES" -t "$TARGET_MS" "$f" >>"$results"
 done
 
-BENCH_RUBY_LABEL="ruby ${rubyv#ruby }" BENCH_RUBY_LABEL="ruby $($RUBY -e 'print RUBY_VERSION')" \
-	$RUBY bench/report.rb "$results"
+BENCH_RUBY_LABEL="ruby $($RUBY -e 'print RUBY_VERSION')" $RUBY bench/report.rb "$results"
 echo
+echo "load average after the run: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "(raw lines: $results)"

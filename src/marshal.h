@@ -33,7 +33,11 @@ typedef enum MarshalStatus
 	MARSHAL_ERR_FORMAT,			/* malformed stream */
 	MARSHAL_ERR_LIMIT,			/* a length or count over MARSHAL_MAX_LENGTH */
 	MARSHAL_ERR_DEPTH,			/* nesting over the configured maximum */
-	MARSHAL_ERR_NOMEM			/* the allocation hook returned NULL */
+	MARSHAL_ERR_NOMEM,			/* the allocation hook returned NULL */
+	MARSHAL_ERR_UNREPRESENTABLE,	/* valid, but not expressible in the
+									 * target (a cycle, an exotic key) */
+	MARSHAL_ERR_ENCODING		/* string bytes invalid in their encoding
+								 * (when asked to refuse them) */
 } MarshalStatus;
 
 typedef struct MarshalError
@@ -184,7 +188,11 @@ extern MarshalTextStatus marshal_base64_decode(const char *src, size_t len,
 /* Lowercase hex of len bytes into out (2 * len chars, not terminated). */
 extern void marshal_hex_encode(const uint8_t *src, size_t len, char *out);
 
-#endif							/* RBMARSHAL_MARSHAL_H */
+/* Base64 with padding, no line breaks, into out (returns chars written). */
+#define MARSHAL_BASE64_LEN(n) (((n) + 2) / 3 * 4)
+extern size_t marshal_base64_encode(const uint8_t *src, size_t len, char *out);
+
+
 
 /*
  * The cursor: reading a stream already validated and indexed, for the walkers
@@ -254,3 +262,74 @@ extern MarshalStatus marshal_symbol(const MarshalDoc *doc, size_t pos,
 extern MarshalStatus marshal_long(const MarshalDoc *doc, size_t pos,
 								  int64_t *value, size_t *end,
 								  MarshalError *err);
+
+/*
+ * The JSON view (marshal_json.c): what Rails' ActiveSupport::JSON.encode
+ * would write for the value, as events to a sink.  PostgreSQL's sink builds
+ * a jsonb; marshal_to_json_text() writes JSON text.
+ */
+typedef enum MarshalBinaryMode
+{
+	MBIN_BASE64 = 0,			/* {"$binary": "<base64>"} */
+	MBIN_ERROR,					/* MARSHAL_ERR_ENCODING */
+	MBIN_REPLACE				/* invalid bytes become U+FFFD */
+} MarshalBinaryMode;
+
+typedef struct MarshalJsonSink
+{
+	void	   *ctx;
+	void		(*begin_object) (void *ctx);
+	void		(*end_object) (void *ctx);
+	void		(*begin_array) (void *ctx);
+	void		(*end_array) (void *ctx);
+	/*
+	 * Keys and strings are valid UTF-8 without NUL.  "stable" text points
+	 * into the stream and lives as long as the conversion; other text is
+	 * scratch the sink must copy if it keeps it.
+	 */
+	void		(*key) (void *ctx, const char *s, size_t len, bool stable);
+	void		(*string) (void *ctx, const char *s, size_t len, bool stable);
+	void		(*null) (void *ctx);
+	void		(*boolean) (void *ctx, bool value);
+	void		(*integer) (void *ctx, int64_t value);
+	/* a JSON number as text (bignums, floats); scratch */
+	void		(*number) (void *ctx, const char *text, size_t len);
+	/*
+	 * Convert bytes in a named Ruby encoding (Shift_JIS, ...) to UTF-8.
+	 * Return false if the encoding is unknown or the bytes are invalid in
+	 * it.  *out must stay valid until the conversion ends.  May be NULL.
+	 */
+	bool		(*transcode) (void *ctx, const char *encname,
+							  const uint8_t *s, size_t len,
+							  char **out, size_t *outlen);
+} MarshalJsonSink;
+
+typedef struct MarshalJsonOptions
+{
+	int			time_precision; /* fraction digits of times, 0..9 */
+	MarshalBinaryMode binary;
+	uint32_t	max_depth;		/* 0: MARSHAL_DEFAULT_MAX_DEPTH */
+	uint64_t	max_cost;		/* expansion budget; 0: the default */
+} MarshalJsonOptions;
+
+/*
+ * Default expansion budget: about one unit per value or 16 string bytes
+ * emitted, so an input of len bytes never needs more than its own size;
+ * shared references may expand up to this many before it is refused.
+ */
+#define MARSHAL_DEFAULT_COST(len) (1000000 + 16 * (uint64_t) (len))
+
+extern MarshalStatus marshal_to_json(const MarshalDoc *doc,
+									 const MarshalJsonSink *sink,
+									 const MarshalJsonOptions *opts,
+									 const MarshalHooks *hooks,
+									 MarshalError *err);
+
+/* Validate, index and write JSON text (malloc'd or from hooks) into *out. */
+extern MarshalStatus marshal_to_json_text(const uint8_t *buf, size_t len,
+										  const MarshalJsonOptions *opts,
+										  const MarshalHooks *hooks,
+										  char **out, size_t *outlen,
+										  MarshalError *err);
+
+#endif							/* RBMARSHAL_MARSHAL_H */

@@ -177,3 +177,34 @@ marshal_base64_decode(const char *src, size_t len, uint8_t *out,
 	*outlen = o;
 	return MARSHAL_TEXT_OK;
 }
+
+size_t
+marshal_base64_encode(const uint8_t *src, size_t len, char *out)
+{
+	static const char alphabet[] =
+		"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+	char	   *p = out;
+	size_t		i = 0;
+
+	for (; i + 2 < len; i += 3)
+	{
+		uint32_t	v = (uint32_t) src[i] << 16 | (uint32_t) src[i + 1] << 8 | src[i + 2];
+
+		*p++ = alphabet[v >> 18];
+		*p++ = alphabet[(v >> 12) & 63];
+		*p++ = alphabet[(v >> 6) & 63];
+		*p++ = alphabet[v & 63];
+	}
+	if (i < len)
+	{
+		uint32_t	v = (uint32_t) src[i] << 16;
+
+		if (i + 1 < len)
+			v |= (uint32_t) src[i + 1] << 8;
+		*p++ = alphabet[v >> 18];
+		*p++ = alphabet[(v >> 12) & 63];
+		*p++ = i + 1 < len ? alphabet[(v >> 6) & 63] : '=';
+		*p++ = '=';
+	}
+	return (size_t) (p - out);
+}

@@ -1,20 +1,28 @@
 /*
  * fuzz_validate.c
- *		libFuzzer target: marshal_validate and marshal_index on arbitrary bytes.
+ *		libFuzzer target: marshal_validate, marshal_index and the cursor on
+ *		arbitrary bytes.
  *
- * Every input is read five ways and the results must agree:
+ * Every input is read several ways and the results must agree:
  *
- *   1. marshal_validate, default depth (1000)
- *   2. marshal_validate, a small max_depth (1..16, picked from a hash of the
- *      input): success implies 1 succeeded; any result other than a depth
- *      error must be exactly 1's (status, offset, detail); and the stack
- *      the call used must stay within what max_depth levels can need
+ *   1. marshal_validate, default depth (1000).
+ *   2. marshal_index with a small max_depth (1..16, from a hash of the
+ *      input), and on success the cursor walk of step 6: success implies 1
+ *      succeeded; any result but a depth error is exactly 1's (status,
+ *      offset, detail); and the stack used stays within what max_depth
+ *      levels can need (STACK_BASE + max_depth * STACK_PER_LEVEL), so any
+ *      recursion not counted against max_depth shows up.
  *   3. marshal_index, default depth: exactly 1's result; on success a sane
- *      index (every obj_pos and sym_pos < len, kinds in range, the byte at a
- *      symbol's position follows a ':'), released with marshal_index_free
- *   4. marshal_index again with the k-th of the allocations step 3 made
- *      failing: MARSHAL_ERR_NOMEM, nothing left allocated
- *   5. when 1 succeeded: the input less its last byte is refused
+ *      index (every obj_pos and sym_pos < len, kinds and encodings in range,
+ *      the byte before a symbol's position is ':'), then step 6, then
+ *      marshal_index_free.
+ *   4. marshal_index with the k-th of the allocations step 3 made failing:
+ *      MARSHAL_ERR_NOMEM and nothing left allocated.
+ *   5. When 1 succeeded: the input less its last byte is refused.
+ *   6. Cursor (marshal_cursor.c) over the indexed stream: marshal_skip from
+ *      the root ends exactly at len; marshal_node on up to 16 object slots
+ *      gives the type byte the slot's kind calls for, and marshal_skip from
+ *      each ends inside the stream.
  *
  * Allocation goes through counting hooks: after each call nothing is left
  * allocated (after marshal_index_free for a successful index), no pointer is
@@ -22,8 +30,9 @@
  * every realloc's new size) never exceed 16 * len + 4096.  A violation
  * aborts, so libFuzzer records the input.
  *
- * FUZZ_NO_STACK_CHECK=1 in the environment turns off the stack bound of
- * step 2 (to keep fuzzing for other bugs while a known one is open).
+ * FUZZ_SKIP=stack,cursor (either or both) in the environment turns off the
+ * stack bound of step 2 or the cursor checks of step 6, to keep fuzzing for
+ * other bugs while a known one is open.
  */
 #include "marshal.h"
 
@@ -45,6 +54,9 @@ extern __thread uintptr_t __sancov_lowest_stack;
 #define STACK_BASE			(64 * 1024)
 
 #define MAX_LIVE			16
+
+/* Object slots the cursor checks visit per input. */
+#define CURSOR_SLOTS		16
 
 typedef struct Alloc
 {
@@ -237,8 +249,8 @@ check_index(const MarshalIndex *ix, const uint8_t *buf, size_t len)
 			ix->nobjects, ix->nsymbols, len);
 	if (ix->nobjects > 0 && (ix->obj_kind == NULL || ix->obj_pos == NULL))
 		die("index: %u objects but no tables", ix->nobjects);
-	if (ix->nsymbols > 0 && ix->sym_pos == NULL)
-		die("index: %u symbols but no table", ix->nsymbols);
+	if (ix->nsymbols > 0 && (ix->sym_pos == NULL || ix->sym_enc == NULL))
+		die("index: %u symbols but no tables", ix->nsymbols);
 	for (uint32_t i = 0; i < ix->nobjects; i++)
 	{
 		if (ix->obj_kind[i] < MK_NIL || ix->obj_kind[i] > MK_MODULE)
@@ -255,7 +267,105 @@ check_index(const MarshalIndex *ix, const uint8_t *buf, size_t len)
 		if (buf[ix->sym_pos[i] - 1] != MT_SYMBOL)
 			die("index: symbol %u at %u does not follow a ':'", i,
 				ix->sym_pos[i]);
+		if (ix->sym_enc[i] > MENC_NAMED)
+			die("index: symbol %u has encoding %u", i, ix->sym_enc[i]);
 	}
+}
+
+/* The type byte marshal_node reports for an object slot of this kind. */
+static bool
+type_fits_kind(int type, uint8_t kind)
+{
+	switch (kind)
+	{
+		case MK_FLOAT:
+			return type == MT_FLOAT;
+		case MK_BIGNUM:
+			return type == MT_BIGNUM;
+		case MK_STRING:
+			return type == MT_STRING;
+		case MK_REGEXP:
+			return type == MT_REGEXP;
+		case MK_ARRAY:
+			return type == MT_ARRAY;
+		case MK_HASH:
+			return type == MT_HASH || type == MT_HASH_DEF;
+		case MK_STRUCT:
+			return type == MT_STRUCT;
+		case MK_OBJECT:
+			return type == MT_OBJECT;
+		case MK_USERDEF:
+			return type == MT_USERDEF;
+		case MK_USRMARSHAL:
+			return type == MT_USRMARSHAL;
+		case MK_DATA:
+			return type == MT_DATA;
+		case MK_CLASS:
+			return type == MT_CLASS;
+		case MK_MODULE:
+			return type == MT_MODULE || type == MT_MODULE_OLD;
+		default:
+			return false;		/* immediates and symbols take no slot */
+	}
+}
+
+static void
+check_cursor(const uint8_t *buf, size_t len, const MarshalIndex *ix)
+{
+	MarshalDoc	doc;
+	MarshalError err;
+	MarshalNode node;
+	size_t		end = 0;
+	uint32_t	step;
+
+	doc.buf = buf;
+	doc.len = len;
+	doc.index = *ix;
+
+	if (marshal_skip(&doc, 2, &end, &err) != MARSHAL_OK)
+		die("cursor: skip from the root of a valid stream failed at %zu: %s",
+			err.offset, err.detail);
+	if (end != len)
+		die("cursor: skip from the root ends at %zu, the stream at %zu",
+			end, len);
+
+	step = ix->nobjects > CURSOR_SLOTS ? ix->nobjects / CURSOR_SLOTS : 1;
+	for (uint32_t i = 0; i < ix->nobjects; i += step)
+	{
+		size_t		pos = ix->obj_pos[i];
+
+		if (marshal_node(&doc, pos, &node, &err) != MARSHAL_OK)
+			die("cursor: node of object %u at %zu failed at %zu: %s",
+				i, pos, err.offset, err.detail);
+		if (!type_fits_kind(node.type, ix->obj_kind[i]))
+			die("cursor: object %u at %zu is kind %u, node says type 0x%02x",
+				i, pos, ix->obj_kind[i], node.type);
+		if (node.next > len || node.items > len || node.ivars > len)
+			die("cursor: object %u at %zu: offsets past the end", i, pos);
+		if (marshal_skip(&doc, pos, &end, &err) != MARSHAL_OK)
+			die("cursor: skip from object %u at %zu failed at %zu: %s",
+				i, pos, err.offset, err.detail);
+		if (end <= pos || end > len)
+			die("cursor: skip from object %u at %zu ends at %zu (len %zu)",
+				i, pos, end, len);
+	}
+}
+
+static bool stack_check = true;
+static bool cursor_check = true;
+
+int
+LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	const char *skip = getenv("FUZZ_SKIP");
+
+	(void) argc;
+	(void) argv;
+	if (skip && strstr(skip, "stack"))
+		stack_check = false;
+	if (skip && strstr(skip, "cursor"))
+		cursor_check = false;
+	return 0;
 }
 
 static uint32_t
@@ -268,18 +378,11 @@ hash_input(const uint8_t *data, size_t size)
 	return h ^ (uint32_t) size;
 }
 
-static bool stack_check = true;
-
-int
-LLVMFuzzerInitialize(int *argc, char ***argv)
+static bool
+index_is_empty(const MarshalIndex *ix)
 {
-	const char *e = getenv("FUZZ_NO_STACK_CHECK");
-
-	(void) argc;
-	(void) argv;
-	if (e && *e && strcmp(e, "0") != 0)
-		stack_check = false;
-	return 0;
+	return ix->nobjects == 0 && ix->nsymbols == 0 && ix->obj_kind == NULL &&
+		ix->obj_pos == NULL && ix->sym_pos == NULL && ix->sym_enc == NULL;
 }
 
 int
@@ -289,10 +392,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	uint32_t	small = 1 + h % 16;
 	uintptr_t	lowest = __sancov_lowest_stack;
 	uintptr_t	top = (uintptr_t) __builtin_frame_address(0);
+	uintptr_t	used;
 	MarshalHooks hooks;
 	Alloc		a;
 	MarshalError err_def;
-	MarshalError err_small;
 	MarshalError err;
 	MarshalIndex ix;
 	MarshalStatus st_def;
@@ -308,27 +411,33 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (st_def == MARSHAL_ERR_NOMEM)
 		die("validate: out of memory without an injected failure");
 
-	/* 2. validate, small depth, with the stack it uses measured */
+	/* 2. index with a small depth, and the cursor, under a stack bound */
 	alloc_init(&a, size, 0);
 	hooks_init(&hooks, &a);
-	if (__sancov_lowest_stack < lowest)
-		lowest = __sancov_lowest_stack;
 	__sancov_lowest_stack = UINTPTR_MAX;
-	st = marshal_validate(data, size, &hooks, small, &err_small);
-	if (stack_check && __sancov_lowest_stack < top &&
-		top - __sancov_lowest_stack > STACK_BASE + (size_t) small * STACK_PER_LEVEL)
-		die("validate with max_depth %u used %zu bytes of stack "
-			"(bound %zu): nesting not counted against max_depth",
-			small, (size_t) (top - __sancov_lowest_stack),
-			(size_t) (STACK_BASE + (size_t) small * STACK_PER_LEVEL));
+	st = marshal_index(data, size, &hooks, small, &ix, &err);
+	if (st == MARSHAL_OK && cursor_check)
+		check_cursor(data, size, &ix);
+	used = __sancov_lowest_stack < top ? top - __sancov_lowest_stack : 0;
 	if (__sancov_lowest_stack > lowest)
 		__sancov_lowest_stack = lowest;
-	check_error(&err_small, st, size, "validate (small depth)");
-	expect_nothing_live(&a, "validate (small depth)");
-	if (st == MARSHAL_OK && st_def != MARSHAL_OK)
-		die("max_depth %u accepts what the default depth refuses", small);
+	if (stack_check &&
+		used > STACK_BASE + (uintptr_t) small * STACK_PER_LEVEL)
+		die("max_depth %u: %zu bytes of stack used, over the bound of %zu: "
+			"recursion not counted against max_depth", small, (size_t) used,
+			(size_t) (STACK_BASE + (size_t) small * STACK_PER_LEVEL));
+	check_error(&err, st, size, "index (small depth)");
+	if (st == MARSHAL_OK)
+	{
+		if (st_def != MARSHAL_OK)
+			die("max_depth %u accepts what the default depth refuses", small);
+		marshal_index_free(&ix, &hooks);
+	}
+	else if (!index_is_empty(&ix))
+		die("failed marshal_index left the index set");
+	expect_nothing_live(&a, "index (small depth)");
 	if (st != MARSHAL_ERR_DEPTH)
-		same_error(&err_small, &err_def, "validate with a small max_depth");
+		same_error(&err, &err_def, "index with a small max_depth");
 
 	/* 3. index, default depth */
 	alloc_init(&a, size, 0);
@@ -340,18 +449,18 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (st == MARSHAL_OK)
 	{
 		size_t		tables = (ix.obj_kind != NULL) + (ix.obj_pos != NULL) +
-			(ix.sym_pos != NULL);
+			(ix.sym_pos != NULL) + (ix.sym_enc != NULL);
 
 		check_index(&ix, data, size);
 		if (a.nlive != tables)
 			die("index: %zu blocks live, the index holds %zu", a.nlive, tables);
+		if (cursor_check)
+			check_cursor(data, size, &ix);
 		marshal_index_free(&ix, &hooks);
-		if (ix.obj_kind || ix.obj_pos || ix.sym_pos || ix.nobjects ||
-			ix.nsymbols)
+		if (!index_is_empty(&ix))
 			die("marshal_index_free left the index set");
 	}
-	else if (ix.obj_kind || ix.obj_pos || ix.sym_pos || ix.nobjects ||
-			 ix.nsymbols)
+	else if (!index_is_empty(&ix))
 		die("failed marshal_index left the index set");
 	expect_nothing_live(&a, "index");
 
@@ -368,7 +477,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (st != MARSHAL_ERR_NOMEM)
 			die("index returned %d (\"%s\") after allocation %zu failed",
 				st, err.detail, a.fail_at);
-		if (ix.obj_kind || ix.obj_pos || ix.sym_pos)
+		if (!index_is_empty(&ix))
 			die("failed marshal_index left the index set");
 		expect_nothing_live(&a, "index (failing allocation)");
 	}

@@ -1,0 +1,24 @@
+# bench/bench.mk -- the library-level benchmark (no PostgreSQL needed).
+# Included by the top-level Makefile; see bench/run.sh for what it measures.
+#
+#   make bench         generate the workloads, build, run codec and MRI,
+#                      print the tables (takes a few minutes)
+#   make bench-clean   remove bench/out/ (workloads, binaries, raw results)
+#
+# Knobs (environment or make variables): BENCH_PASSES, BENCH_WARMUP,
+# BENCH_TARGET_MS, BENCH_CPU, BENCH_WORKLOADS, RUBY.
+
+# Keep the including Makefile's default goal (this file may come first).
+bench_saved_default_goal := $(.DEFAULT_GOAL)
+
+CODEC_SRC ?= src/marshal_reader.c src/marshal_text.c
+
+bench:
+	CC='$(CC)' CODEC_SRC='$(CODEC_SRC)' bash bench/run.sh
+
+bench-clean:
+	rm -rf bench/out
+
+.PHONY: bench bench-clean
+
+.DEFAULT_GOAL := $(bench_saved_default_goal)

@@ -1,0 +1,1767 @@
+/*
+ * marshal_json.c
+ *		The JSON view: JSON.parse(ActiveSupport::JSON.encode(Marshal.load(b))).
+ *
+ * A recursive walk over the cursor that maps each Ruby value as Rails'
+ * as_json does (Rails 7 where versions differ) and reports it to a sink.
+ * Shared references expand; a reference back into a container still being
+ * converted is a cycle and is refused, and the total output is budgeted so a
+ * small input cannot expand without bound.
+ */
+#include "marshal_internal.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* How many path steps an error message can name. */
+#define PATH_STEPS 32
+
+typedef struct PathStep
+{
+	const uint8_t *key;			/* NULL for an array index */
+	size_t		keylen;
+	int64_t		index;
+} PathStep;
+
+typedef struct Walk
+{
+	const MarshalDoc *doc;
+	const MarshalJsonSink *sink;
+	MarshalJsonOptions opts;
+	const MarshalHooks *hooks;
+	MarshalError *err;
+	uint64_t	cost;
+	uint32_t	depth;
+	uint32_t	steps;
+	/* positions of the containers being converted, for cycle detection */
+	size_t	   *active;
+	uint32_t	nactive;
+	PathStep	path[PATH_STEPS];
+} Walk;
+
+#define TRY(expr) \
+	do { MarshalStatus s_ = (expr); if (s_ != MARSHAL_OK) return s_; } while (0)
+
+static MarshalStatus emit_value(Walk *w, size_t pos, size_t *next);
+
+static bool
+bytes_eq(MarshalBytes b, const char *s)
+{
+	size_t		n = strlen(s);
+
+	return b.len == n && memcmp(b.ptr, s, n) == 0;
+}
+
+/* "$.a[3].b" for the current path, for error messages. */
+static void
+format_path(Walk *w, char *out, size_t size)
+{
+	size_t		n = (size_t) snprintf(out, size, "$");
+
+	for (uint32_t i = 1; i <= w->depth && i < PATH_STEPS && n < size; i++)
+	{
+		PathStep   *s = &w->path[i];
+
+		if (s->key)
+			n += (size_t) snprintf(out + n, size - n, ".%.*s",
+								   (int) (s->keylen > 40 ? 40 : s->keylen),
+								   (const char *) s->key);
+		else
+			n += (size_t) snprintf(out + n, size - n, "[%lld]",
+								   (long long) s->index);
+	}
+	if (w->depth > PATH_STEPS && n < size)
+		snprintf(out + n, size - n, "...");
+}
+
+static MarshalStatus
+fail(Walk *w, MarshalStatus status, size_t offset, const char *fmt,...)
+			__attribute__((format(printf, 4, 5)));
+
+static MarshalStatus
+fail(Walk *w, MarshalStatus status, size_t offset, const char *fmt,...)
+{
+	char	   *d = w->err->detail;
+	size_t		size = sizeof(w->err->detail);
+	size_t		n;
+	va_list		ap;
+
+	va_start(ap, fmt);
+	n = (size_t) vsnprintf(d, size, fmt, ap);
+	va_end(ap);
+	/* then where in the value: " (at $.a[3])" */
+	if (n + 6 < size)
+	{
+		memcpy(d + n, " (at ", 5);
+		format_path(w, d + n + 5, size - n - 6);
+		n = strlen(d);
+		d[n] = ')';
+		d[n + 1] = '\0';
+	}
+	w->err->status = status;
+	w->err->offset = offset;
+	return status;
+}
+
+static const char *
+type_name(const MarshalNode *n)
+{
+	switch (n->type)
+	{
+		case MT_NIL:
+			return "NilClass";
+		case MT_TRUE:
+			return "TrueClass";
+		case MT_FALSE:
+			return "FalseClass";
+		case MT_FIXNUM:
+		case MT_BIGNUM:
+			return "Integer";
+		case MT_FLOAT:
+			return "Float";
+		case MT_STRING:
+			return "String";
+		case MT_SYMBOL:
+			return "Symbol";
+		case MT_REGEXP:
+			return "Regexp";
+		case MT_ARRAY:
+			return "Array";
+		case MT_HASH:
+		case MT_HASH_DEF:
+			return "Hash";
+		case MT_CLASS:
+			return "Class";
+		case MT_MODULE:
+		case MT_MODULE_OLD:
+			return "Module";
+		case MT_STRUCT:
+			return "Struct";
+		default:
+			return "Object";
+	}
+}
+
+static void *
+walk_alloc(Walk *w, size_t size)
+{
+	if (w->hooks && w->hooks->alloc)
+		return w->hooks->alloc(w->hooks->ctx, size);
+	return malloc(size);
+}
+
+static void
+walk_free(Walk *w, void *p)
+{
+	if (w->hooks && w->hooks->free)
+		w->hooks->free(w->hooks->ctx, p);
+	else
+		free(p);
+}
+
+/* Charge the budget for one value and len bytes of text. */
+static MarshalStatus
+charge(Walk *w, size_t pos, size_t len)
+{
+	w->cost += 1 + len / 16;
+	if (w->cost > w->opts.max_cost)
+		return fail(w, MARSHAL_ERR_LIMIT, pos,
+					"expanding shared references exceeds the budget of %llu",
+					(unsigned long long) w->opts.max_cost);
+	if (++w->steps % 4096 == 0 && w->hooks && w->hooks->check_interrupts)
+		w->hooks->check_interrupts(w->hooks->ctx);
+	return MARSHAL_OK;
+}
+
+static bool
+valid_utf8_nonul(const uint8_t *s, size_t n)
+{
+	size_t		i = 0;
+
+	while (i < n)
+	{
+		uint8_t		c = s[i];
+		size_t		need;
+		uint32_t	cp;
+
+		if (c < 0x80)
+		{
+			if (c == 0)
+				return false;
+			i++;
+			continue;
+		}
+		if (c >= 0xC2 && c <= 0xDF)
+			need = 1, cp = c & 0x1F;
+		else if (c >= 0xE0 && c <= 0xEF)
+			need = 2, cp = c & 0x0F;
+		else if (c >= 0xF0 && c <= 0xF4)
+			need = 3, cp = c & 0x07;
+		else
+			return false;
+		if (n - i <= need)
+			return false;
+		for (size_t k = 1; k <= need; k++)
+		{
+			if ((s[i + k] & 0xC0) != 0x80)
+				return false;
+			cp = (cp << 6) | (s[i + k] & 0x3F);
+		}
+		if ((need == 2 && cp < 0x800) || (need == 3 && cp < 0x10000) ||
+			(cp >= 0xD800 && cp <= 0xDFFF) || cp > 0x10FFFF)
+			return false;
+		i += need + 1;
+	}
+	return true;
+}
+
+/* Length of the valid UTF-8 sequence at s (0 if invalid or NUL). */
+static size_t
+utf8_seq(const uint8_t *s, size_t n)
+{
+	size_t		len = s[0] < 0x80 ? 1 : s[0] < 0xE0 ? 2 : s[0] < 0xF0 ? 3 : 4;
+
+	if (len > n || !valid_utf8_nonul(s, len))
+		return 0;
+	return len;
+}
+
+/*
+ * Text of a String or Symbol in its Ruby encoding, for a key or a value.
+ * Valid UTF-8 passes as is; named encodings go through the sink's
+ * transcoder; anything else follows the binary mode.
+ */
+static MarshalStatus
+emit_text(Walk *w, size_t pos, const uint8_t *s, size_t len,
+		  MarshalEncoding enc, MarshalBytes encname, bool is_key)
+{
+	const MarshalJsonSink *k = w->sink;
+	char	   *conv = NULL;
+	size_t		convlen;
+
+	TRY(charge(w, pos, len));
+	if (enc == MENC_NAMED && !bytes_eq(encname, "UTF-8") &&
+		!bytes_eq(encname, "US-ASCII") && !bytes_eq(encname, "ASCII-8BIT") &&
+		!bytes_eq(encname, "BINARY"))
+	{
+		char		name[64];
+
+		if (encname.len < sizeof(name) && k->transcode)
+		{
+			memcpy(name, encname.ptr, encname.len);
+			name[encname.len] = '\0';
+			if (k->transcode(k->ctx, name, s, len, &conv, &convlen) &&
+				valid_utf8_nonul((const uint8_t *) conv, convlen))
+			{
+				if (is_key)
+					k->key(k->ctx, conv, convlen, true);
+				else
+					k->string(k->ctx, conv, convlen, true);
+				return MARSHAL_OK;
+			}
+		}
+	}
+	else if (valid_utf8_nonul(s, len))
+	{
+		if (is_key)
+			k->key(k->ctx, (const char *) s, len, true);
+		else
+			k->string(k->ctx, (const char *) s, len, true);
+		return MARSHAL_OK;
+	}
+
+	/* bytes that are not text in any encoding we can read */
+	switch (w->opts.binary)
+	{
+		case MBIN_ERROR:
+			return fail(w, MARSHAL_ERR_ENCODING, pos,
+						"string holds bytes that are not valid text");
+		case MBIN_REPLACE:
+			{
+				/* each invalid byte becomes U+FFFD (3 bytes) */
+				char	   *out = walk_alloc(w, 3 * len + 1);
+				size_t		o = 0;
+
+				if (out == NULL)
+					return fail(w, MARSHAL_ERR_NOMEM, pos, "out of memory");
+				for (size_t i = 0; i < len;)
+				{
+					size_t		n = utf8_seq(s + i, len - i);
+
+					if (n == 0)
+					{
+						memcpy(out + o, "\xEF\xBF\xBD", 3);
+						o += 3;
+						i++;
+					}
+					else
+					{
+						memcpy(out + o, s + i, n);
+						o += n;
+						i += n;
+					}
+				}
+				if (is_key)
+					k->key(k->ctx, out, o, false);
+				else
+					k->string(k->ctx, out, o, false);
+				walk_free(w, out);
+				return MARSHAL_OK;
+			}
+		default:
+			{
+				char	   *out;
+				size_t		n;
+
+				if (is_key)
+					return fail(w, MARSHAL_ERR_ENCODING, pos,
+								"hash key holds bytes that are not valid text");
+				out = walk_alloc(w, MARSHAL_BASE64_LEN(len) + 1);
+				if (out == NULL)
+					return fail(w, MARSHAL_ERR_NOMEM, pos, "out of memory");
+				n = marshal_base64_encode(s, len, out);
+				k->begin_object(k->ctx);
+				k->key(k->ctx, "$binary", 7, true);
+				k->string(k->ctx, out, n, false);
+				k->end_object(k->ctx);
+				walk_free(w, out);
+				return MARSHAL_OK;
+			}
+	}
+}
+
+/* Decimal digits of a bignum's magnitude (little-endian bytes). */
+static MarshalStatus
+bignum_text(Walk *w, size_t pos, const MarshalNode *n, char **out, size_t *outlen)
+{
+	size_t		nlimbs = (n->data.len + 3) / 4;
+	uint32_t   *limbs;
+	char	   *digits;
+	size_t		nd = 0;
+	size_t		cap = n->data.len * 3 + 3;	/* 2.41 digits per byte */
+	size_t		top;
+
+	limbs = walk_alloc(w, (nlimbs + 1) * sizeof(uint32_t));
+	digits = walk_alloc(w, cap + 2);
+	if (limbs == NULL || digits == NULL)
+		return fail(w, MARSHAL_ERR_NOMEM, pos, "out of memory");
+	memset(limbs, 0, (nlimbs + 1) * sizeof(uint32_t));
+	for (size_t i = 0; i < n->data.len; i++)
+		limbs[i / 4] |= (uint32_t) n->data.ptr[i] << (8 * (i % 4));
+	top = nlimbs;
+	while (top > 0 && limbs[top - 1] == 0)
+		top--;
+	/* repeated division by 10^9, nine digits at a time */
+	while (top > 0)
+	{
+		uint64_t	rem = 0;
+
+		for (size_t i = top; i-- > 0;)
+		{
+			uint64_t	cur = rem << 32 | limbs[i];
+
+			limbs[i] = (uint32_t) (cur / 1000000000u);
+			rem = cur % 1000000000u;
+		}
+		while (top > 0 && limbs[top - 1] == 0)
+			top--;
+		for (int k = 0; k < 9 && (top > 0 || rem > 0); k++)
+		{
+			digits[nd++] = (char) ('0' + rem % 10);
+			rem /= 10;
+		}
+		if ((w->steps++ & 1023) == 0 && w->hooks && w->hooks->check_interrupts)
+			w->hooks->check_interrupts(w->hooks->ctx);
+	}
+	if (nd == 0)
+		digits[nd++] = '0';
+	if (n->negative && !(nd == 1 && digits[0] == '0'))
+		digits[nd++] = '-';
+	/* reverse into place */
+	for (size_t i = 0; i < nd / 2; i++)
+	{
+		char		t = digits[i];
+
+		digits[i] = digits[nd - 1 - i];
+		digits[nd - 1 - i] = t;
+	}
+	digits[nd] = '\0';
+	walk_free(w, limbs);
+	*out = digits;
+	*outlen = nd;
+	return MARSHAL_OK;
+}
+
+/* A number's to_s for Integer, Float and Rational nodes (Range, Complex). */
+static MarshalStatus
+number_to_s(Walk *w, size_t pos, const MarshalNode *n, char *buf, size_t size,
+			bool *ok)
+{
+	*ok = true;
+	if (n->type == MT_FIXNUM)
+		snprintf(buf, size, "%lld", (long long) n->ival);
+	else if (n->type == MT_FLOAT)
+	{
+		double		d;
+
+		if (!marshal_parse_float(n->data.ptr, n->data.len, &d))
+			return fail(w, MARSHAL_ERR_FORMAT, pos, "unreadable float");
+		marshal_format_float(d, buf);
+	}
+	else if (n->type == MT_BIGNUM && n->data.len < size / 3 - 2)
+	{
+		char	   *t;
+		size_t		tl;
+
+		TRY(bignum_text(w, pos, n, &t, &tl));
+		memcpy(buf, t, tl + 1);
+		walk_free(w, t);
+	}
+	else
+		*ok = false;
+	return MARSHAL_OK;
+}
+
+/*
+ * Read the ivar block of count pairs at pos; for each pair call fn with the
+ * name and the value's position.  *end receives the offset after the block.
+ */
+typedef MarshalStatus (*IvarFn) (Walk *w, MarshalBytes name, size_t vpos,
+								 void *arg);
+
+static MarshalStatus
+for_each_ivar(Walk *w, size_t pos, uint32_t count, IvarFn fn, void *arg,
+			  size_t *end)
+{
+	MarshalError *err = w->err;
+
+	for (uint32_t i = 0; i < count; i++)
+	{
+		MarshalBytes name;
+
+		TRY(marshal_symbol(w->doc, pos, &name, NULL, &pos, err));
+		if (fn)
+			TRY(fn(w, name, pos, arg));
+		TRY(marshal_skip(w->doc, pos, &pos, err));
+	}
+	*end = pos;
+	return MARSHAL_OK;
+}
+
+/* Find one ivar by name among count pairs at pos; *vpos = 0 if absent. */
+typedef struct FindIvar
+{
+	const char *name;
+	size_t		vpos;
+} FindIvar;
+
+static MarshalStatus
+find_ivar_fn(Walk *w, MarshalBytes name, size_t vpos, void *arg)
+{
+	FindIvar   *f = arg;
+
+	(void) w;
+	if (bytes_eq(name, f->name))
+		f->vpos = vpos;
+	return MARSHAL_OK;
+}
+
+static MarshalStatus
+find_ivar(Walk *w, size_t pos, uint32_t count, const char *name, size_t *vpos)
+{
+	FindIvar	f = {name, 0};
+	size_t		end;
+
+	TRY(for_each_ivar(w, pos, count, find_ivar_fn, &f, &end));
+	*vpos = f.vpos;
+	return MARSHAL_OK;
+}
+
+/* Read an Integer (fixnum, or bignum that fits) at pos. */
+static MarshalStatus
+read_int(Walk *w, size_t pos, int64_t *v, bool *ok)
+{
+	MarshalNode n;
+
+	TRY(marshal_node(w->doc, pos, &n, w->err));
+	*ok = true;
+	if (n.type == MT_FIXNUM)
+		*v = n.ival;
+	else if (n.type == MT_BIGNUM && n.data.len <= 8)
+	{
+		uint64_t	m = 0;
+
+		for (size_t i = n.data.len; i-- > 0;)
+			m = m << 8 | n.data.ptr[i];
+		if (m > (uint64_t) INT64_MAX)
+			*ok = false;
+		*v = n.negative ? -(int64_t) m : (int64_t) m;
+	}
+	else
+		*ok = false;
+	return MARSHAL_OK;
+}
+
+/* Integer, or Rational num/den floored to an integer (Time offsets, sf). */
+static MarshalStatus
+read_int_or_rational(Walk *w, size_t pos, int64_t *v, bool *ok)
+{
+	MarshalNode n;
+
+	TRY(marshal_node(w->doc, pos, &n, w->err));
+	if (n.type == MT_USRMARSHAL && bytes_eq(n.cls, "Rational"))
+	{
+		MarshalNode arr;
+		size_t		p;
+		int64_t		num;
+		int64_t		den;
+		bool		ok2;
+
+		TRY(marshal_node(w->doc, n.items, &arr, w->err));
+		*ok = false;
+		if (arr.type != MT_ARRAY || arr.count != 2)
+			return MARSHAL_OK;
+		p = arr.items;
+		TRY(read_int(w, p, &num, ok));
+		TRY(marshal_skip(w->doc, p, &p, w->err));
+		TRY(read_int(w, p, &den, &ok2));
+		if (!*ok || !ok2 || den <= 0)
+		{
+			*ok = false;
+			return MARSHAL_OK;
+		}
+		*v = num >= 0 ? num / den : -((-num + den - 1) / den);
+		return MARSHAL_OK;
+	}
+	return read_int(w, pos, v, ok);
+}
+
+/* What a Time's _dump payload and ivars say. */
+typedef struct TimeInfo
+{
+	int64_t		epoch;			/* seconds since 1970 UTC */
+	int64_t		nsec;
+	bool		utc;
+	int64_t		offset;			/* seconds east of UTC when !utc */
+} TimeInfo;
+
+typedef struct TimeIvars
+{
+	TimeInfo   *t;
+	int64_t		nano_num;
+	int64_t		nano_den;
+	bool		has_nano;
+	int			submicro;		/* -1 if absent */
+	bool		bad;
+} TimeIvars;
+
+static MarshalStatus
+time_ivar_fn(Walk *w, MarshalBytes name, size_t vpos, void *arg)
+{
+	TimeIvars  *ti = arg;
+	bool		ok = true;
+
+	if (bytes_eq(name, "offset"))
+	{
+		TRY(read_int_or_rational(w, vpos, &ti->t->offset, &ok));
+		if (ok)
+			ti->t->utc = false;
+	}
+	else if (bytes_eq(name, "nano_num"))
+	{
+		TRY(read_int(w, vpos, &ti->nano_num, &ok));
+		ti->has_nano = true;
+	}
+	else if (bytes_eq(name, "nano_den"))
+		TRY(read_int(w, vpos, &ti->nano_den, &ok));
+	else if (bytes_eq(name, "submicro"))
+	{
+		MarshalNode n;
+
+		TRY(marshal_node(w->doc, vpos, &n, w->err));
+		if (n.type == MT_STRING && n.data.len >= 1)
+		{
+			/* packed BCD: the hundreds, tens and units of the nanoseconds */
+			int			d0 = n.data.ptr[0] >> 4;
+			int			d1 = n.data.ptr[0] & 15;
+			int			d2 = n.data.len > 1 ? n.data.ptr[1] >> 4 : 0;
+
+			ti->submicro = d0 * 100 + d1 * 10 + d2;
+		}
+	}
+	if (!ok)
+		ti->bad = true;
+	return MARSHAL_OK;
+}
+
+/* Decode a Time node (u :Time) per time.c's time_mdump layout. */
+static MarshalStatus
+decode_time(Walk *w, const MarshalNode *n, TimeInfo *t)
+{
+	const uint8_t *b = n->data.ptr;
+	uint32_t	p;
+	uint32_t	s;
+	TimeIvars	ti;
+
+	memset(t, 0, sizeof(*t));
+	if (n->data.len < 8)
+		return fail(w, MARSHAL_ERR_UNREPRESENTABLE, n->pos,
+					"Time payload of %zu bytes is too short", n->data.len);
+	p = (uint32_t) b[0] | (uint32_t) b[1] << 8 | (uint32_t) b[2] << 16 | (uint32_t) b[3] << 24;
+	s = (uint32_t) b[4] | (uint32_t) b[5] << 8 | (uint32_t) b[6] << 16 | (uint32_t) b[7] << 24;
+	if (!(p & (1u << 31)))
+	{
+		/* before Ruby 1.9: seconds and microseconds */
+		t->epoch = p;
+		t->nsec = (int64_t) s * 1000;
+		t->utc = true;
+	}
+	else
+	{
+		int64_t		year = ((p >> 14) & 0xffff) + 1900;
+		int			mon = ((p >> 10) & 0xf) + 1;
+		int			mday = (p >> 5) & 0x1f;
+		int			hour = p & 0x1f;
+		int			min = (s >> 26) & 0x3f;
+		int			sec = (s >> 20) & 0x3f;
+
+		if (n->data.len > 8)
+		{
+			/* years outside 1900..1900+0xffff carry an extension */
+			MarshalDoc	sub = {b + 8, n->data.len - 8, {0}};
+			size_t		e;
+			int64_t		ext;
+
+			if (marshal_long(&sub, 0, &ext, &e, w->err) == MARSHAL_OK && ext > 0 &&
+				(size_t) ext <= sub.len - e && ext <= 7)
+			{
+				int64_t		v = 0;
+
+				for (int64_t i = ext; i-- > 0;)
+					v = v << 8 | b[8 + e + i];
+				year = year == 1900 ? 1900 - v : 1900 + 0xffff + v;
+			}
+		}
+		t->utc = (p >> 30) & 1;
+		t->epoch = marshal_days_from_civil(year, mon, mday) * 86400 +
+			hour * 3600 + min * 60 + sec;
+		t->nsec = (int64_t) (s & 0xfffff) * 1000;
+	}
+
+	memset(&ti, 0, sizeof(ti));
+	ti.t = t;
+	ti.nano_den = 1;
+	ti.submicro = -1;
+	t->offset = 0;
+	{
+		bool		utc_flag = t->utc;
+
+		/* the offset ivar clears utc; keep the payload's flag instead */
+		if (n->has_ivars && n->ivars)
+		{
+			int64_t		count;
+			size_t		pos;
+			size_t		end;
+
+			TRY(marshal_long(w->doc, n->ivars, &count, &pos, w->err));
+			TRY(for_each_ivar(w, pos, (uint32_t) (count > 0 ? count : 0),
+							  time_ivar_fn, &ti, &end));
+		}
+		t->utc = utc_flag;
+	}
+	if (ti.bad || ti.nano_den <= 0)
+		return fail(w, MARSHAL_ERR_UNREPRESENTABLE, n->pos,
+					"Time with an offset or fraction that is not an Integer or Rational");
+	if (ti.has_nano)
+		t->nsec += ti.nano_num / ti.nano_den;
+	else if (ti.submicro >= 0)
+		t->nsec += ti.submicro;
+	return MARSHAL_OK;
+}
+
+/* "2024-03-05T14:07:09.123" of a wall clock in epoch-style seconds. */
+static size_t
+format_wall(int64_t wall, int64_t nsec, int prec, char *out)
+{
+	int64_t		days = wall >= 0 ? wall / 86400 : -((-wall + 86399) / 86400);
+	int64_t		secs = wall - days * 86400;
+	int64_t		y;
+	int			m;
+	int			d;
+	size_t		n;
+
+	marshal_civil_from_days(days, &y, &m, &d);
+	n = marshal_format_year(y, out);
+	n += (size_t) sprintf(out + n, "-%02d-%02dT%02d:%02d:%02d", m, d,
+						  (int) (secs / 3600), (int) (secs / 60 % 60),
+						  (int) (secs % 60));
+	if (prec > 0)
+	{
+		char		frac[16];
+
+		snprintf(frac, sizeof(frac), "%09lld", (long long) nsec);
+		out[n++] = '.';
+		memcpy(out + n, frac, (size_t) prec);
+		n += (size_t) prec;
+	}
+	out[n] = '\0';
+	return n;
+}
+
+/* "+05:30" as strftime("%:z") prints a UTC offset in seconds. */
+static size_t
+format_offset(int64_t offset, char *out)
+{
+	int64_t		a = offset < 0 ? -offset : offset;
+
+	return (size_t) sprintf(out, "%c%02lld:%02lld", offset < 0 ? '-' : '+',
+							(long long) (a / 3600), (long long) (a / 60 % 60));
+}
+
+static MarshalStatus
+emit_time(Walk *w, const MarshalNode *n)
+{
+	TimeInfo	t;
+	char		buf[80];
+	size_t		len;
+
+	TRY(decode_time(w, n, &t));
+	len = format_wall(t.epoch + (t.utc ? 0 : t.offset), t.nsec,
+					  w->opts.time_precision, buf);
+	if (t.utc)
+		buf[len++] = 'Z';
+	else
+		len += format_offset(t.offset, buf + len);
+	w->sink->string(w->sink->ctx, buf, len, false);
+	return MARSHAL_OK;
+}
+
+/* ActiveSupport::TimeWithZone: [utc_time, zone_name, local_time]. */
+static MarshalStatus
+emit_time_with_zone(Walk *w, const MarshalNode *n)
+{
+	MarshalNode arr;
+	MarshalNode el[3];
+	size_t		p;
+	TimeInfo	utc;
+	TimeInfo	local;
+	char		buf[80];
+	size_t		len;
+
+	TRY(marshal_node(w->doc, n->items, &arr, w->err));
+	if (arr.type != MT_ARRAY || arr.count != 3)
+		return fail(w, MARSHAL_ERR_UNREPRESENTABLE, n->pos,
+					"ActiveSupport::TimeWithZone data is not [utc, zone, local]");
+	p = arr.items;
+	for (int i = 0; i < 3; i++)
+	{
+		TRY(marshal_node(w->doc, p, &el[i], w->err));
+		TRY(marshal_skip(w->doc, p, &p, w->err));
+	}
+	if (el[0].type != MT_USERDEF || el[2].type != MT_USERDEF)
+		return fail(w, MARSHAL_ERR_UNREPRESENTABLE, n->pos,
+					"ActiveSupport::TimeWithZone without Times");
+	TRY(decode_time(w, &el[0], &utc));
+	TRY(decode_time(w, &el[2], &local));
+	/* the local Time holds the zone's wall clock in UTC mode */
+	len = format_wall(local.epoch + (local.utc ? 0 : local.offset), local.nsec,
+					  w->opts.time_precision, buf);
+	if (el[1].type == MT_STRING &&
+		(bytes_eq(el[1].data, "UTC") || bytes_eq(el[1].data, "Etc/UTC")))
+		buf[len++] = 'Z';
+	else
+	{
+		/* epoch is always the UTC instant; the offset is wall minus instant */
+		len += format_offset(local.epoch + (local.utc ? 0 : local.offset) -
+							 utc.epoch, buf + len);
+	}
+	w->sink->string(w->sink->ctx, buf, len, false);
+	return MARSHAL_OK;
+}
+
+/* Date and DateTime: marshal_dump [nth, jd, df, sf, of, sg]. */
+static MarshalStatus
+emit_date(Walk *w, const MarshalNode *n, bool datetime)
+{
+	MarshalNode arr;
+	MarshalNode sgn;
+	int64_t		v[5];
+	size_t		p;
+	double		sg = 2299161.0;
+	int64_t		jd;
+	int64_t		y;
+	int			m;
+	int			d;
+	char		buf[80];
+	size_t		len;
+	bool		ok;
+
+	TRY(marshal_node(w->doc, n->items, &arr, w->err));
+	if (arr.type != MT_ARRAY || arr.count != 6)
+		return fail(w, MARSHAL_ERR_UNREPRESENTABLE, n->pos,
+					"Date data is not [nth, jd, df, sf, of, sg]");
+	p = arr.items;
+	for (int i = 0; i < 5; i++)
+	{
+		TRY(i == 3 ? read_int_or_rational(w, p, &v[i], &ok) : read_int(w, p, &v[i], &ok));
+		if (!ok)
+			return fail(w, MARSHAL_ERR_UNREPRESENTABLE, n->pos,
+						"Date field %d is not an Integer", i);
+		TRY(marshal_skip(w->doc, p, &p, w->err));
+	}
+	TRY(marshal_node(w->doc, p, &sgn, w->err));
+	if (sgn.type == MT_FLOAT && !marshal_parse_float(sgn.data.ptr, sgn.data.len, &sg))
+		sg = 2299161.0;
+	if (v[0] != 0)
+		return fail(w, MARSHAL_ERR_UNREPRESENTABLE, n->pos,
+					"Date beyond the Julian period (nth %lld)", (long long) v[0]);
+	jd = v[1];
+	if (datetime)
+	{
+		/* jd and df are UTC; the wall clock is shifted by the offset */
+		int64_t		secs = v[2] + v[4];
+
+		jd += secs >= 0 ? secs / 86400 : -((-secs + 86399) / 86400);
+		secs -= (secs >= 0 ? secs / 86400 : -((-secs + 86399) / 86400)) * 86400;
+		v[2] = secs;
+	}
+	if ((double) jd < sg)
+		marshal_julian_from_jd(jd, &y, &m, &d);
+	else
+		marshal_civil_from_days(jd - 2440588, &y, &m, &d);
+	len = marshal_format_year(y, buf);
+	len += (size_t) sprintf(buf + len, "-%02d-%02d", m, d);
+	if (datetime)
+	{
+		len += (size_t) sprintf(buf + len, "T%02d:%02d:%02d",
+								(int) (v[2] / 3600), (int) (v[2] / 60 % 60),
+								(int) (v[2] % 60));
+		if (w->opts.time_precision > 0)
+		{
+			char		frac[24];
+
+			snprintf(frac, sizeof(frac), "%09lld", (long long) (v[3] % 1000000000));
+			buf[len++] = '.';
+			memcpy(buf + len, frac, (size_t) w->opts.time_precision);
+			len += (size_t) w->opts.time_precision;
+		}
+		len += format_offset(v[4], buf + len);
+	}
+	w->sink->string(w->sink->ctx, buf, len, false);
+	return MARSHAL_OK;
+}
+
+/* BigDecimal's _dump "18:0.12345e3" as to_s("F"): "123.45". */
+static MarshalStatus
+emit_bigdecimal(Walk *w, const MarshalNode *n)
+{
+	const uint8_t *s = n->data.ptr;
+	size_t		len = n->data.len;
+	size_t		i = 0;
+	bool		neg = false;
+	const uint8_t *mant;
+	size_t		nmant = 0;
+	int64_t		exp = 0;
+	char	   *out;
+	size_t		o = 0;
+
+	while (i < len && s[i] != ':')
+		i++;
+	i++;						/* past "maxprec:" */
+	if (i >= len)
+		return fail(w, MARSHAL_ERR_UNREPRESENTABLE, n->pos, "unreadable BigDecimal");
+	if (s[i] == '-' || s[i] == '+')
+		neg = s[i++] == '-';
+	if (len - i >= 3 && (memcmp(s + i, "NaN", 3) == 0 || memcmp(s + i, "Inf", 3) == 0))
+	{
+		w->sink->null(w->sink->ctx);
+		return MARSHAL_OK;
+	}
+	/* "0.<digits>e<exp>" */
+	if (len - i < 2 || s[i] != '0' || s[i + 1] != '.')
+		return fail(w, MARSHAL_ERR_UNREPRESENTABLE, n->pos, "unreadable BigDecimal");
+	i += 2;
+	mant = s + i;
+	while (i < len && s[i] >= '0' && s[i] <= '9')
+		i++, nmant++;
+	if (i < len && (s[i] == 'e' || s[i] == 'E'))
+	{
+		bool		eneg = false;
+
+		i++;
+		if (i < len && (s[i] == '-' || s[i] == '+'))
+			eneg = s[i++] == '-';
+		while (i < len && s[i] >= '0' && s[i] <= '9' && exp < 100000000)
+			exp = exp * 10 + (s[i++] - '0');
+		if (eneg)
+			exp = -exp;
+	}
+	while (nmant > 0 && mant[nmant - 1] == '0')
+		nmant--;
+	if (exp > 1000000 || exp < -1000000)
+		return fail(w, MARSHAL_ERR_UNREPRESENTABLE, n->pos,
+					"BigDecimal exponent %lld is too large to print", (long long) exp);
+	out = walk_alloc(w, nmant + (size_t) (exp < 0 ? -exp : exp) + 8);
+	if (out == NULL)
+		return fail(w, MARSHAL_ERR_NOMEM, n->pos, "out of memory");
+	if (neg)
+		out[o++] = '-';
+	if (nmant == 0)
+	{
+		memcpy(out + o, "0.0", 3);
+		o += 3;
+	}
+	else if (exp <= 0)
+	{
+		out[o++] = '0';
+		out[o++] = '.';
+		for (int64_t k = 0; k < -exp; k++)
+			out[o++] = '0';
+		memcpy(out + o, mant, nmant);
+		o += nmant;
+	}
+	else
+	{
+		for (int64_t k = 0; k < exp; k++)
+			out[o++] = (size_t) k < nmant ? (char) mant[k] : '0';
+		out[o++] = '.';
+		if ((size_t) exp >= nmant)
+			out[o++] = '0';
+		else
+		{
+			memcpy(out + o, mant + exp, nmant - (size_t) exp);
+			o += nmant - (size_t) exp;
+		}
+	}
+	w->sink->string(w->sink->ctx, out, o, false);
+	walk_free(w, out);
+	return MARSHAL_OK;
+}
+
+/* Regexp#to_s: "(?ix-m:source)", with unescaped '/' escaped. */
+static MarshalStatus
+emit_regexp(Walk *w, const MarshalNode *n)
+{
+	static const struct
+	{
+		int			bit;
+		char		c;
+	}			flags[] = {{4, 'm'}, {1, 'i'}, {2, 'x'}};
+	char	   *out = walk_alloc(w, 2 * n->data.len + 16);
+	size_t		o = 0;
+	bool		escaped = false;
+
+	if (out == NULL)
+		return fail(w, MARSHAL_ERR_NOMEM, n->pos, "out of memory");
+	out[o++] = '(';
+	out[o++] = '?';
+	for (int i = 0; i < 3; i++)
+		if (n->regexp_options & flags[i].bit)
+			out[o++] = flags[i].c;
+	if ((n->regexp_options & 7) != 7)
+	{
+		out[o++] = '-';
+		for (int i = 0; i < 3; i++)
+			if (!(n->regexp_options & flags[i].bit))
+				out[o++] = flags[i].c;
+	}
+	out[o++] = ':';
+	for (size_t i = 0; i < n->data.len; i++)
+	{
+		uint8_t		c = n->data.ptr[i];
+
+		if (c == '/' && !escaped)
+			out[o++] = '\\';
+		escaped = c == '\\' && !escaped;
+		out[o++] = (char) c;
+	}
+	out[o++] = ')';
+	if (valid_utf8_nonul((const uint8_t *) out, o))
+		w->sink->string(w->sink->ctx, out, o, false);
+	else
+	{
+		MarshalBytes none = {NULL, 0};
+		MarshalStatus st = emit_text(w, n->pos, (const uint8_t *) out, o,
+									 MENC_BINARY, none, false);
+
+		walk_free(w, out);
+		return st;
+	}
+	walk_free(w, out);
+	return MARSHAL_OK;
+}
+
+/* to_s of a scalar node into buf (Range ends, Complex parts, keys). */
+static MarshalStatus
+scalar_to_s(Walk *w, size_t pos, const MarshalNode *n, char *buf, size_t size,
+			bool *ok)
+{
+	*ok = true;
+	switch (n->type)
+	{
+		case MT_NIL:
+			buf[0] = '\0';
+			return MARSHAL_OK;
+		case MT_TRUE:
+			snprintf(buf, size, "true");
+			return MARSHAL_OK;
+		case MT_FALSE:
+			snprintf(buf, size, "false");
+			return MARSHAL_OK;
+		case MT_STRING:
+		case MT_SYMBOL:
+			if (n->data.len >= size || !valid_utf8_nonul(n->data.ptr, n->data.len))
+				*ok = false;
+			else
+			{
+				memcpy(buf, n->data.ptr, n->data.len);
+				buf[n->data.len] = '\0';
+			}
+			return MARSHAL_OK;
+		default:
+			return number_to_s(w, pos, n, buf, size, ok);
+	}
+}
+
+/* Range#to_s from the ivars excl, begin, end. */
+static MarshalStatus
+emit_range(Walk *w, const MarshalNode *n)
+{
+	size_t		vb;
+	size_t		ve;
+	size_t		vx;
+	MarshalNode b;
+	MarshalNode e;
+	MarshalNode x;
+	char		bs[160];
+	char		es[160];
+	char		out[330];
+	bool		ok1;
+	bool		ok2;
+
+	TRY(find_ivar(w, n->items, n->count, "begin", &vb));
+	TRY(find_ivar(w, n->items, n->count, "end", &ve));
+	TRY(find_ivar(w, n->items, n->count, "excl", &vx));
+	if (!vb || !ve || !vx)
+		return fail(w, MARSHAL_ERR_UNREPRESENTABLE, n->pos, "Range without begin, end and excl");
+	TRY(marshal_node(w->doc, vb, &b, w->err));
+	TRY(marshal_node(w->doc, ve, &e, w->err));
+	TRY(marshal_node(w->doc, vx, &x, w->err));
+	TRY(scalar_to_s(w, vb, &b, bs, sizeof(bs), &ok1));
+	TRY(scalar_to_s(w, ve, &e, es, sizeof(es), &ok2));
+	if (!ok1 || !ok2)
+		return fail(w, MARSHAL_ERR_UNREPRESENTABLE, n->pos,
+					"Range of %s cannot be converted", type_name(ok1 ? &e : &b));
+	snprintf(out, sizeof(out), "%s%s%s", bs, x.type == MT_TRUE ? "..." : "..", es);
+	w->sink->string(w->sink->ctx, out, strlen(out), false);
+	return MARSHAL_OK;
+}
+
+/* Rational "3/4" and Complex "1+2i" from their [a, b] data. */
+static MarshalStatus
+emit_numeric_pair(Walk *w, const MarshalNode *n, bool complex)
+{
+	MarshalNode arr;
+	MarshalNode a;
+	MarshalNode b;
+	size_t		p;
+	char		as[200];
+	char		bs[200];
+	char		out[420];
+	bool		ok1;
+	bool		ok2;
+
+	TRY(marshal_node(w->doc, n->items, &arr, w->err));
+	if (arr.type != MT_ARRAY || arr.count != 2)
+		return fail(w, MARSHAL_ERR_UNREPRESENTABLE, n->pos, "%s data is not a pair",
+					complex ? "Complex" : "Rational");
+	p = arr.items;
+	TRY(marshal_node(w->doc, p, &a, w->err));
+	TRY(marshal_skip(w->doc, p, &p, w->err));
+	TRY(marshal_node(w->doc, p, &b, w->err));
+	if (complex && a.type == MT_USRMARSHAL && bytes_eq(a.cls, "Rational"))
+		return fail(w, MARSHAL_ERR_UNREPRESENTABLE, n->pos, "Complex of Rationals");
+	TRY(number_to_s(w, arr.items, &a, as, sizeof(as), &ok1));
+	TRY(number_to_s(w, p, &b, bs, sizeof(bs), &ok2));
+	if (!ok1 || !ok2)
+		return fail(w, MARSHAL_ERR_UNREPRESENTABLE, n->pos, "%s of unsupported parts",
+					complex ? "Complex" : "Rational");
+	if (!complex)
+		snprintf(out, sizeof(out), "%s/%s", as, bs);
+	else
+	{
+		/* imaginary part: sign, then its absolute value; non-finite as "*i" */
+		bool		neg = bs[0] == '-';
+		const char *mag = neg ? bs + 1 : bs;
+		bool		finite = strcmp(mag, "NaN") != 0 && strcmp(mag, "Infinity") != 0;
+
+		snprintf(out, sizeof(out), "%s%c%s%si", as, neg ? '-' : '+', mag,
+				 finite ? "" : "*");
+	}
+	w->sink->string(w->sink->ctx, out, strlen(out), false);
+	return MARSHAL_OK;
+}
+
+/* A hash key as Ruby's key.to_s. */
+static MarshalStatus
+emit_key(Walk *w, size_t pos, size_t *next)
+{
+	MarshalNode n;
+	char		buf[400];
+	bool		ok;
+
+	TRY(marshal_node(w->doc, pos, &n, w->err));
+	if (n.type == MT_STRING || n.type == MT_SYMBOL)
+	{
+		TRY(emit_text(w, pos, n.data.ptr, n.data.len, n.encoding, n.encname, true));
+		*next = n.next;
+		return MARSHAL_OK;
+	}
+	TRY(scalar_to_s(w, pos, &n, buf, sizeof(buf), &ok));
+	if (!ok)
+		return fail(w, MARSHAL_ERR_UNREPRESENTABLE, pos,
+					"a hash key of class %s cannot be converted", type_name(&n));
+	TRY(charge(w, pos, 0));
+	w->sink->key(w->sink->ctx, buf, strlen(buf), false);
+	if (n.next)
+		*next = n.next;
+	else
+		TRY(marshal_skip(w->doc, pos, next, w->err));
+	return MARSHAL_OK;
+}
+
+static MarshalStatus
+emit_hash_pairs(Walk *w, size_t pos, uint32_t count, size_t *end)
+{
+	w->sink->begin_object(w->sink->ctx);
+	for (uint32_t i = 0; i < count; i++)
+	{
+		size_t		kpos = pos;
+
+		TRY(emit_key(w, kpos, &pos));
+		if (w->depth < PATH_STEPS)
+		{
+			MarshalNode k;
+
+			TRY(marshal_node(w->doc, kpos, &k, w->err));
+			w->path[w->depth].key = k.data.ptr;
+			w->path[w->depth].keylen = k.type == MT_STRING || k.type == MT_SYMBOL ? k.data.len : 0;
+		}
+		TRY(emit_value(w, pos, &pos));
+	}
+	w->sink->end_object(w->sink->ctx);
+	*end = pos;
+	return MARSHAL_OK;
+}
+
+/* The keys of a Set's @hash, as an array. */
+static MarshalStatus
+emit_set(Walk *w, const MarshalNode *n)
+{
+	size_t		vpos;
+	MarshalNode h;
+	size_t		p;
+
+	TRY(find_ivar(w, n->items, n->count, "@hash", &vpos));
+	if (!vpos)
+		return fail(w, MARSHAL_ERR_UNREPRESENTABLE, n->pos, "Set without @hash");
+	TRY(marshal_node(w->doc, vpos, &h, w->err));
+	if (h.type != MT_HASH && h.type != MT_HASH_DEF)
+		return fail(w, MARSHAL_ERR_UNREPRESENTABLE, n->pos, "Set whose @hash is not a Hash");
+	p = h.items;
+	w->sink->begin_array(w->sink->ctx);
+	for (uint32_t i = 0; i < h.count; i++)
+	{
+		if (w->depth < PATH_STEPS)
+		{
+			w->path[w->depth].key = NULL;
+			w->path[w->depth].index = i;
+		}
+		TRY(emit_value(w, p, &p));
+		TRY(marshal_skip(w->doc, p, &p, w->err));
+	}
+	w->sink->end_array(w->sink->ctx);
+	return MARSHAL_OK;
+}
+
+/* instance_values: @ivars without the @, other ivars ignored. */
+static MarshalStatus
+emit_instance_values(Walk *w, size_t pos, uint32_t count, size_t *end)
+{
+	w->sink->begin_object(w->sink->ctx);
+	for (uint32_t i = 0; i < count; i++)
+	{
+		MarshalBytes name;
+
+		TRY(marshal_symbol(w->doc, pos, &name, NULL, &pos, w->err));
+		if (name.len > 1 && name.ptr[0] == '@')
+		{
+			MarshalBytes key = {name.ptr + 1, name.len - 1};
+			MarshalBytes none = {NULL, 0};
+
+			TRY(emit_text(w, pos, key.ptr, key.len, MENC_UTF8, none, true));
+			if (w->depth < PATH_STEPS)
+			{
+				w->path[w->depth].key = key.ptr;
+				w->path[w->depth].keylen = key.len;
+			}
+			TRY(emit_value(w, pos, &pos));
+		}
+		else
+			TRY(marshal_skip(w->doc, pos, &pos, w->err));
+	}
+	w->sink->end_object(w->sink->ctx);
+	*end = pos;
+	return MARSHAL_OK;
+}
+
+/* An `o` object: known Rails/Ruby classes first, else instance_values. */
+static MarshalStatus
+emit_object(Walk *w, const MarshalNode *n, size_t *end)
+{
+	size_t		vpos;
+
+	if (bytes_eq(n->cls, "Set"))
+	{
+		TRY(emit_set(w, n));
+		return for_each_ivar(w, n->items, n->count, NULL, NULL, end);
+	}
+	if (bytes_eq(n->cls, "Range"))
+	{
+		TRY(emit_range(w, n));
+		return for_each_ivar(w, n->items, n->count, NULL, NULL, end);
+	}
+	if (bytes_eq(n->cls, "ActiveSupport::Duration"))
+	{
+		MarshalNode v;
+
+		TRY(find_ivar(w, n->items, n->count, "@value", &vpos));
+		if (!vpos)
+			return fail(w, MARSHAL_ERR_UNREPRESENTABLE, n->pos, "Duration without @value");
+		TRY(marshal_node(w->doc, vpos, &v, w->err));
+		if (v.type == MT_FLOAT)
+		{
+			double		d;
+
+			if (!marshal_parse_float(v.data.ptr, v.data.len, &d) || !isfinite(d) ||
+				fabs(d) > 9.2e18)
+				return fail(w, MARSHAL_ERR_UNREPRESENTABLE, n->pos,
+							"Duration of a non-finite number of seconds");
+			w->sink->integer(w->sink->ctx, (int64_t) d);
+		}
+		else
+		{
+			size_t		ignored;
+
+			TRY(emit_value(w, vpos, &ignored));
+		}
+		return for_each_ivar(w, n->items, n->count, NULL, NULL, end);
+	}
+	if (bytes_eq(n->cls, "ActiveSupport::TimeZone"))
+	{
+		TRY(find_ivar(w, n->items, n->count, "@name", &vpos));
+		if (vpos)
+		{
+			size_t		ignored;
+
+			TRY(emit_value(w, vpos, &ignored));
+			return for_each_ivar(w, n->items, n->count, NULL, NULL, end);
+		}
+	}
+	/* an Exception: its message (internal ivar "mesg"), or its class name */
+	TRY(find_ivar(w, n->items, n->count, "mesg", &vpos));
+	if (vpos)
+	{
+		MarshalNode m;
+		MarshalBytes none = {NULL, 0};
+
+		TRY(marshal_node(w->doc, vpos, &m, w->err));
+		if (m.type == MT_NIL)
+			TRY(emit_text(w, n->pos, n->cls.ptr, n->cls.len, MENC_UTF8, none, false));
+		else
+		{
+			size_t		ignored;
+
+			TRY(emit_value(w, vpos, &ignored));
+		}
+		return for_each_ivar(w, n->items, n->count, NULL, NULL, end);
+	}
+	return emit_instance_values(w, n->items, n->count, end);
+}
+
+/* Skip an I wrapper's ivar block that follows a container's elements. */
+static MarshalStatus
+skip_trailing_ivars(Walk *w, const MarshalNode *n, size_t pos, size_t *end)
+{
+	int64_t		count;
+
+	if (!n->has_ivars)
+	{
+		*end = pos;
+		return MARSHAL_OK;
+	}
+	TRY(marshal_long(w->doc, pos, &count, &pos, w->err));
+	return for_each_ivar(w, pos, (uint32_t) (count > 0 ? count : 0), NULL, NULL, end);
+}
+
+static MarshalStatus
+emit_container(Walk *w, const MarshalNode *n, size_t *end)
+{
+	const MarshalJsonSink *k = w->sink;
+	size_t		pos = n->items;
+	MarshalStatus st;
+
+	switch (n->type)
+	{
+		case MT_ARRAY:
+			k->begin_array(k->ctx);
+			for (uint32_t i = 0; i < n->count; i++)
+			{
+				if (w->depth < PATH_STEPS)
+				{
+					w->path[w->depth].key = NULL;
+					w->path[w->depth].index = i;
+				}
+				TRY(emit_value(w, pos, &pos));
+			}
+			k->end_array(k->ctx);
+			break;
+		case MT_HASH:
+		case MT_HASH_DEF:
+			TRY(emit_hash_pairs(w, pos, n->count, &pos));
+			if (n->type == MT_HASH_DEF)
+				TRY(marshal_skip(w->doc, pos, &pos, w->err));	/* the default */
+			break;
+		case MT_STRUCT:
+			k->begin_object(k->ctx);
+			for (uint32_t i = 0; i < n->count; i++)
+			{
+				MarshalBytes name;
+				MarshalEncoding enc;
+				MarshalBytes none = {NULL, 0};
+
+				TRY(marshal_symbol(w->doc, pos, &name, &enc, &pos, w->err));
+				TRY(emit_text(w, pos, name.ptr, name.len, enc, none, true));
+				if (w->depth < PATH_STEPS)
+				{
+					w->path[w->depth].key = name.ptr;
+					w->path[w->depth].keylen = name.len;
+				}
+				TRY(emit_value(w, pos, &pos));
+			}
+			k->end_object(k->ctx);
+			break;
+		case MT_OBJECT:
+			TRY(emit_object(w, n, &pos));
+			break;
+		case MT_USRMARSHAL:
+			if (bytes_eq(n->cls, "Date") || bytes_eq(n->cls, "DateTime"))
+				st = emit_date(w, n, n->cls.len == 8);
+			else if (bytes_eq(n->cls, "ActiveSupport::TimeWithZone"))
+				st = emit_time_with_zone(w, n);
+			else if (bytes_eq(n->cls, "Rational") || bytes_eq(n->cls, "Complex"))
+				st = emit_numeric_pair(w, n, n->cls.len == 7);
+			else
+			{
+				/* OpenStruct (its table) and unknown classes: the data */
+				size_t		ignored;
+
+				st = emit_value(w, pos, &ignored);
+			}
+			TRY(st);
+			TRY(marshal_skip(w->doc, pos, &pos, w->err));
+			break;
+		case MT_DATA:
+			TRY(emit_value(w, pos, &pos));
+			break;
+		default:
+			return fail(w, MARSHAL_ERR_FORMAT, n->pos, "unexpected container");
+	}
+	return skip_trailing_ivars(w, n, pos, end);
+}
+
+/* A flat value: scalars, strings, symbols, regexps, u objects, classes. */
+static MarshalStatus
+emit_flat(Walk *w, const MarshalNode *n)
+{
+	const MarshalJsonSink *k = w->sink;
+
+	switch (n->type)
+	{
+		case MT_NIL:
+			k->null(k->ctx);
+			return MARSHAL_OK;
+		case MT_TRUE:
+		case MT_FALSE:
+			k->boolean(k->ctx, n->type == MT_TRUE);
+			return MARSHAL_OK;
+		case MT_FIXNUM:
+			k->integer(k->ctx, n->ival);
+			return MARSHAL_OK;
+		case MT_BIGNUM:
+			{
+				char	   *t;
+				size_t		tl;
+
+				TRY(charge(w, n->pos, n->data.len * 3));
+				TRY(bignum_text(w, n->pos, n, &t, &tl));
+				k->number(k->ctx, t, tl);
+				walk_free(w, t);
+				return MARSHAL_OK;
+			}
+		case MT_FLOAT:
+			{
+				double		d;
+				char		buf[40];
+
+				if (!marshal_parse_float(n->data.ptr, n->data.len, &d))
+					return fail(w, MARSHAL_ERR_FORMAT, n->pos, "unreadable float");
+				if (!isfinite(d))
+					k->null(k->ctx);
+				else
+					k->number(k->ctx, buf, marshal_format_float(d, buf));
+				return MARSHAL_OK;
+			}
+		case MT_STRING:
+		case MT_SYMBOL:
+			return emit_text(w, n->pos, n->data.ptr, n->data.len, n->encoding,
+							 n->encname, false);
+		case MT_REGEXP:
+			return emit_regexp(w, n);
+		case MT_CLASS:
+		case MT_MODULE:
+		case MT_MODULE_OLD:
+			return emit_text(w, n->pos, n->data.ptr, n->data.len,
+							 n->encoding == MENC_BINARY ? MENC_UTF8 : n->encoding,
+							 n->encname, false);
+		case MT_USERDEF:
+			if (bytes_eq(n->cls, "Time"))
+				return emit_time(w, n);
+			if (bytes_eq(n->cls, "BigDecimal"))
+				return emit_bigdecimal(w, n);
+			{
+				/* a _dump class we do not know: keep its bytes */
+				char	   *b64 = walk_alloc(w, MARSHAL_BASE64_LEN(n->data.len) + 1);
+				size_t		bl;
+				MarshalBytes none = {NULL, 0};
+
+				if (b64 == NULL)
+					return fail(w, MARSHAL_ERR_NOMEM, n->pos, "out of memory");
+				TRY(charge(w, n->pos, n->data.len));
+				bl = marshal_base64_encode(n->data.ptr, n->data.len, b64);
+				k->begin_object(k->ctx);
+				k->key(k->ctx, "$class", 6, true);
+				TRY(emit_text(w, n->pos, n->cls.ptr, n->cls.len, MENC_UTF8, none, false));
+				k->key(k->ctx, "$dump", 5, true);
+				k->string(k->ctx, b64, bl, false);
+				k->end_object(k->ctx);
+				walk_free(w, b64);
+				return MARSHAL_OK;
+			}
+		default:
+			return fail(w, MARSHAL_ERR_FORMAT, n->pos, "unexpected value");
+	}
+}
+
+static MarshalStatus
+emit_value(Walk *w, size_t pos, size_t *next)
+{
+	MarshalNode n;
+	MarshalStatus st;
+
+	TRY(marshal_node(w->doc, pos, &n, w->err));
+	TRY(charge(w, pos, 0));
+	if (n.next && n.type != MT_ARRAY && n.type != MT_HASH &&
+		n.type != MT_HASH_DEF && n.type != MT_STRUCT && n.type != MT_OBJECT &&
+		n.type != MT_USRMARSHAL && n.type != MT_DATA)
+	{
+		/* flat values; a link's next is just past the link */
+		TRY(emit_flat(w, &n));
+		*next = n.next;
+		return MARSHAL_OK;
+	}
+
+	for (uint32_t i = 0; i < w->nactive; i++)
+		if (w->active[i] == n.pos)
+			return fail(w, MARSHAL_ERR_UNREPRESENTABLE, pos,
+						"%s contains itself (object link to offset %zu)",
+						type_name(&n), n.pos);
+	if (w->depth + 1 > w->opts.max_depth)
+		return fail(w, MARSHAL_ERR_DEPTH, pos, "nesting deeper than %u levels",
+					w->opts.max_depth);
+	if (++w->depth % 8 == 0 && w->hooks && w->hooks->check_stack)
+		w->hooks->check_stack(w->hooks->ctx);
+	w->active[w->nactive++] = n.pos;
+
+	if (n.next)
+	{
+		/* a link to a container: convert the target, continue after the link */
+		size_t		ignored;
+
+		st = emit_container(w, &n, &ignored);
+		*next = n.next;
+	}
+	else
+		st = emit_container(w, &n, next);
+	w->nactive--;
+	w->depth--;
+	return st;
+}
+
+MarshalStatus
+marshal_to_json(const MarshalDoc *doc, const MarshalJsonSink *sink,
+				const MarshalJsonOptions *opts, const MarshalHooks *hooks,
+				MarshalError *err)
+{
+	Walk		w;
+	size_t		end;
+	MarshalStatus st;
+
+	memset(&w, 0, sizeof(w));
+	w.doc = doc;
+	w.sink = sink;
+	w.opts = *opts;
+	if (w.opts.max_depth == 0)
+		w.opts.max_depth = MARSHAL_DEFAULT_MAX_DEPTH;
+	if (w.opts.max_cost == 0)
+		w.opts.max_cost = MARSHAL_DEFAULT_COST(doc->len);
+	if (w.opts.time_precision < 0)
+		w.opts.time_precision = 0;
+	if (w.opts.time_precision > 9)
+		w.opts.time_precision = 9;
+	w.hooks = hooks;
+	w.err = err;
+	err->status = MARSHAL_OK;
+	w.active = walk_alloc(&w, ((size_t) w.opts.max_depth + 1) * sizeof(size_t));
+	if (w.active == NULL)
+		return fail(&w, MARSHAL_ERR_NOMEM, 0, "out of memory");
+	w.depth = 0;
+	st = emit_value(&w, 2, &end);
+	if (st == MARSHAL_OK && end != doc->len)
+		st = fail(&w, MARSHAL_ERR_FORMAT, end, "value ends before the stream");
+	walk_free(&w, w.active);
+	return st;
+}
+
+/* --- JSON text sink: for unit tests, fuzzing and benchmarks ------------- */
+
+typedef struct TextSink
+{
+	char	   *buf;
+	size_t		len;
+	size_t		cap;
+	bool		failed;
+	const MarshalHooks *hooks;
+	int			need_comma[MARSHAL_DEFAULT_MAX_DEPTH * 4 + 2];
+	int			level;
+	bool		after_key;
+} TextSink;
+
+static void
+text_put(TextSink *t, const char *s, size_t n)
+{
+	if (t->failed)
+		return;
+	if (t->len + n + 1 > t->cap)
+	{
+		size_t		cap = t->cap ? t->cap : 256;
+		char	   *nb;
+
+		while (cap < t->len + n + 1)
+			cap *= 2;
+		if (t->hooks && t->hooks->realloc && t->buf)
+			nb = t->hooks->realloc(t->hooks->ctx, t->buf, cap);
+		else if (t->hooks && t->hooks->alloc && !t->buf)
+			nb = t->hooks->alloc(t->hooks->ctx, cap);
+		else
+			nb = realloc(t->buf, cap);
+		if (nb == NULL)
+		{
+			t->failed = true;
+			return;
+		}
+		t->buf = nb;
+		t->cap = cap;
+	}
+	memcpy(t->buf + t->len, s, n);
+	t->len += n;
+}
+
+/* Separators: a comma before every element but the first of a container. */
+static void
+text_sep(TextSink *t)
+{
+	if (t->after_key)
+	{
+		t->after_key = false;
+		return;
+	}
+	if (t->level > 0 && t->need_comma[t->level]++)
+		text_put(t, ",", 1);
+}
+
+static void
+text_quoted(TextSink *t, const char *s, size_t n)
+{
+	size_t		start = 0;
+
+	text_put(t, "\"", 1);
+	for (size_t i = 0; i < n; i++)
+	{
+		unsigned char c = (unsigned char) s[i];
+		char		esc[8];
+
+		if (c >= 0x20 && c != '"' && c != '\\')
+			continue;
+		text_put(t, s + start, i - start);
+		if (c == '"' || c == '\\')
+			snprintf(esc, sizeof(esc), "\\%c", c);
+		else if (c == '\n')
+			snprintf(esc, sizeof(esc), "\\n");
+		else if (c == '\t')
+			snprintf(esc, sizeof(esc), "\\t");
+		else
+			snprintf(esc, sizeof(esc), "\\u%04x", c);
+		text_put(t, esc, strlen(esc));
+		start = i + 1;
+	}
+	text_put(t, s + start, n - start);
+	text_put(t, "\"", 1);
+}
+
+static void
+text_open(void *ctx, const char *c)
+{
+	TextSink   *t = ctx;
+
+	text_sep(t);
+	text_put(t, c, 1);
+	if ((size_t) t->level + 1 < sizeof(t->need_comma) / sizeof(int))
+		t->level++;
+	t->need_comma[t->level] = 0;
+}
+
+static void
+text_close(void *ctx, const char *c)
+{
+	TextSink   *t = ctx;
+
+	text_put(t, c, 1);
+	if (t->level > 0)
+		t->level--;
+}
+
+static void text_begin_object(void *ctx) { text_open(ctx, "{"); }
+static void text_end_object(void *ctx) { text_close(ctx, "}"); }
+static void text_begin_array(void *ctx) { text_open(ctx, "["); }
+static void text_end_array(void *ctx) { text_close(ctx, "]"); }
+
+static void
+text_key(void *ctx, const char *s, size_t n, bool stable)
+{
+	TextSink   *t = ctx;
+
+	(void) stable;
+	text_sep(t);
+	text_quoted(t, s, n);
+	text_put(t, ":", 1);
+	t->after_key = true;
+}
+
+static void
+text_string(void *ctx, const char *s, size_t n, bool stable)
+{
+	(void) stable;
+	text_sep(ctx);
+	text_quoted(ctx, s, n);
+}
+
+static void
+text_null(void *ctx)
+{
+	text_sep(ctx);
+	text_put(ctx, "null", 4);
+}
+
+static void
+text_boolean(void *ctx, bool v)
+{
+	text_sep(ctx);
+	text_put(ctx, v ? "true" : "false", v ? 4 : 5);
+}
+
+static void
+text_integer(void *ctx, int64_t v)
+{
+	char		buf[24];
+
+	text_sep(ctx);
+	text_put(ctx, buf, (size_t) snprintf(buf, sizeof(buf), "%lld", (long long) v));
+}
+
+static void
+text_number(void *ctx, const char *s, size_t n)
+{
+	text_sep(ctx);
+	text_put(ctx, s, n);
+}
+
+MarshalStatus
+marshal_to_json_text(const uint8_t *buf, size_t len,
+					 const MarshalJsonOptions *opts, const MarshalHooks *hooks,
+					 char **out, size_t *outlen, MarshalError *err)
+{
+	MarshalDoc	doc = {buf, len, {0}};
+	TextSink   *t;
+	MarshalJsonSink sink = {
+		NULL, text_begin_object, text_end_object, text_begin_array,
+		text_end_array, text_key, text_string, text_null, text_boolean,
+		text_integer, text_number, NULL
+	};
+	MarshalStatus st;
+
+	*out = NULL;
+	*outlen = 0;
+	st = marshal_index(buf, len, hooks, opts->max_depth, &doc.index, err);
+	if (st != MARSHAL_OK)
+		return st;
+	t = hooks && hooks->alloc ? hooks->alloc(hooks->ctx, sizeof(TextSink)) : malloc(sizeof(TextSink));
+	if (t == NULL)
+	{
+		marshal_index_free(&doc.index, hooks);
+		err->status = MARSHAL_ERR_NOMEM;
+		return MARSHAL_ERR_NOMEM;
+	}
+	memset(t, 0, sizeof(*t));
+	t->hooks = hooks;
+	sink.ctx = t;
+	st = marshal_to_json(&doc, &sink, opts, hooks, err);
+	marshal_index_free(&doc.index, hooks);
+	if (st == MARSHAL_OK && t->failed)
+	{
+		err->status = st = MARSHAL_ERR_NOMEM;
+		snprintf(err->detail, sizeof(err->detail), "out of memory");
+	}
+	if (st == MARSHAL_OK)
+	{
+		text_put(t, "", 0);
+		t->buf[t->len] = '\0';
+		*out = t->buf;
+		*outlen = t->len;
+	}
+	else if (t->buf)
+	{
+		if (hooks && hooks->free)
+			hooks->free(hooks->ctx, t->buf);
+		else
+			free(t->buf);
+	}
+	if (hooks && hooks->free)
+		hooks->free(hooks->ctx, t);
+	else
+		free(t);
+	return st;
+}
