@@ -3,12 +3,12 @@ EXTVERSION = 0.1.0
 
 MODULE_big = rbmarshal
 CODEC_OBJS = src/marshal_reader.o src/marshal_text.o src/marshal_cursor.o src/marshal_format.o src/marshal_json.o
-OBJS = $(CODEC_OBJS) src/rbmarshal.o src/rbmarshal_io.o
+OBJS = $(CODEC_OBJS) src/rbmarshal.o src/rbmarshal_io.o src/rbmarshal_jsonb.o
 
 DATA = $(wildcard rbmarshal--*.sql)
 
 # fixtures loads the tables the others read
-REGRESS = fixtures io compare copy errors
+REGRESS = fixtures io compare copy errors jsonb
 REGRESS_OPTS = --load-extension=$(EXTENSION)
 
 # Warnings are errors in every build (CI and developers alike).

@@ -122,3 +122,24 @@ CREATE OPERATOR CLASS rbmarshal_ops
 		OPERATOR 1 =,
 		FUNCTION 1 rbmarshal_hash(rbmarshal),
 		FUNCTION 2 rbmarshal_hash_extended(rbmarshal, bigint);
+
+-- the jsonb view: what Rails' ActiveSupport::JSON.encode would write
+
+CREATE FUNCTION rbmarshal_to_jsonb(value rbmarshal, time_precision integer DEFAULT 3,
+								   binary text DEFAULT 'base64') RETURNS jsonb
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION rbmarshal_to_jsonb(rbmarshal, integer, text) IS 'the value as Rails would write it in JSON; binary is base64, error or replace';
+
+CREATE FUNCTION rbmarshal_jsonb(rbmarshal) RETURNS jsonb
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION rbmarshal_jsonb(rbmarshal) IS 'rbmarshal -> jsonb cast: rbmarshal_to_jsonb with its defaults';
+
+CREATE FUNCTION rbmarshal_json(rbmarshal) RETURNS json
+	AS 'SELECT rbmarshal_jsonb($1)::json' LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION rbmarshal_json(rbmarshal) IS 'rbmarshal -> json cast: the jsonb view as json text';
+
+CREATE CAST (rbmarshal AS jsonb) WITH FUNCTION rbmarshal_jsonb(rbmarshal);
+CREATE CAST (rbmarshal AS json) WITH FUNCTION rbmarshal_json(rbmarshal);

@@ -99,9 +99,52 @@ rbmarshal_error_text(const MarshalError *err)
 }
 
 /*
- * Validate a stream; report a failure as an error (soft where the caller
- * passed an ErrorSaveContext) and return false.
+ * Report a codec failure as an error, soft where the caller passed an
+ * ErrorSaveContext.  "target" names what was being made ("rbmarshal" for
+ * validation, "jsonb", ...).
  */
+void
+rbmarshal_report(const MarshalError *err, Node *escontext, const char *target)
+{
+	int			code;
+	const char *msg = status_message(err->status);
+	char	   *buf = NULL;
+
+	switch (err->status)
+	{
+		case MARSHAL_ERR_LIMIT:
+			code = ERRCODE_PROGRAM_LIMIT_EXCEEDED;
+			break;
+		case MARSHAL_ERR_DEPTH:
+			code = ERRCODE_STATEMENT_TOO_COMPLEX;
+			break;
+		case MARSHAL_ERR_NOMEM:
+			code = ERRCODE_OUT_OF_MEMORY;
+			break;
+		case MARSHAL_ERR_UNREPRESENTABLE:
+			code = ERRCODE_INVALID_PARAMETER_VALUE;
+			msg = buf = psprintf("cannot convert Marshal value to %s", target);
+			break;
+		case MARSHAL_ERR_ENCODING:
+			code = ERRCODE_CHARACTER_NOT_IN_REPERTOIRE;
+			msg = buf = psprintf("cannot convert Marshal string to %s", target);
+			break;
+		default:
+			code = ERRCODE_INVALID_BINARY_REPRESENTATION;
+			break;
+	}
+	errsave(escontext,
+			(errcode(code),
+			 errmsg_internal("%s", msg),
+			 errdetail("At byte offset %zu: %s.", err->offset, err->detail),
+			 err->status == MARSHAL_ERR_DEPTH ?
+			 errhint("Raise \"rbmarshal.max_depth\" (currently %d) to accept deeper values.",
+					 rbmarshal_max_depth) : 0));
+	if (buf)
+		pfree(buf);
+}
+
+/* Validate a stream; report a failure (see rbmarshal_report) and return false. */
 bool
 rbmarshal_check(const char *data, size_t len, Node *escontext)
 {
@@ -110,16 +153,6 @@ rbmarshal_check(const char *data, size_t len, Node *escontext)
 	if (marshal_validate((const uint8_t *) data, len, rbmarshal_hooks(),
 						 (uint32_t) rbmarshal_max_depth, &err) == MARSHAL_OK)
 		return true;
-
-	errsave(escontext,
-			(errcode(err.status == MARSHAL_ERR_LIMIT ? ERRCODE_PROGRAM_LIMIT_EXCEEDED :
-					 err.status == MARSHAL_ERR_DEPTH ? ERRCODE_STATEMENT_TOO_COMPLEX :
-					 err.status == MARSHAL_ERR_NOMEM ? ERRCODE_OUT_OF_MEMORY :
-					 ERRCODE_INVALID_BINARY_REPRESENTATION),
-			 errmsg_internal("%s", status_message(err.status)),
-			 errdetail("At byte offset %zu: %s.", err.offset, err.detail),
-			 err.status == MARSHAL_ERR_DEPTH ?
-			 errhint("Raise \"rbmarshal.max_depth\" (currently %d) to accept deeper values.",
-					 rbmarshal_max_depth) : 0));
+	rbmarshal_report(&err, escontext, "rbmarshal");
 	return false;
 }

@@ -36,6 +36,8 @@
 extern int	rbmarshal_max_depth;
 extern const MarshalHooks *rbmarshal_hooks(void);
 extern bool rbmarshal_check(const char *data, size_t len, Node *escontext);
+extern void rbmarshal_report(const MarshalError *err, Node *escontext,
+							 const char *target);
 extern char *rbmarshal_error_text(const MarshalError *err);
 
 #endif							/* RBMARSHAL_H */
