@@ -143,3 +143,19 @@ COMMENT ON FUNCTION rbmarshal_json(rbmarshal) IS 'rbmarshal -> json cast: the js
 
 CREATE CAST (rbmarshal AS jsonb) WITH FUNCTION rbmarshal_jsonb(rbmarshal);
 CREATE CAST (rbmarshal AS json) WITH FUNCTION rbmarshal_json(rbmarshal);
+
+-- jsonb -> rbmarshal: Marshal.dump(JSON.parse(j::text)), byte for byte
+
+CREATE FUNCTION jsonb_to_rbmarshal(j jsonb, symbolize_names boolean DEFAULT false)
+	RETURNS rbmarshal
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION jsonb_to_rbmarshal(jsonb, boolean) IS 'Marshal.dump(JSON.parse(j::text, symbolize_names:))';
+
+CREATE FUNCTION rbmarshal(jsonb) RETURNS rbmarshal
+	AS 'MODULE_PATHNAME', 'rbmarshal_from_jsonb'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION rbmarshal(jsonb) IS 'jsonb -> rbmarshal cast: jsonb_to_rbmarshal without symbolize_names';
+
+CREATE CAST (jsonb AS rbmarshal) WITH FUNCTION rbmarshal(jsonb);

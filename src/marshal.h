@@ -332,4 +332,36 @@ extern MarshalStatus marshal_to_json_text(const uint8_t *buf, size_t len,
 										  char **out, size_t *outlen,
 										  MarshalError *err);
 
+/*
+ * The writer (marshal_writer.c): Marshal.dump's bytes, one value at a time
+ * in stream order.  Containers announce their size, then their elements
+ * (hash: key, value, key, value...) follow.  Errors are sticky and
+ * reported by marshal_writer_finish, which hands over the buffer.
+ */
+typedef struct MarshalWriter MarshalWriter;
+
+extern MarshalWriter *marshal_writer_new(const MarshalHooks *hooks);
+extern MarshalStatus marshal_writer_finish(MarshalWriter *w, uint8_t **out,
+										   size_t *len);
+extern void marshal_writer_free(MarshalWriter *w);
+extern void marshal_write_nil(MarshalWriter *w);
+extern void marshal_write_bool(MarshalWriter *w, bool v);
+extern void marshal_write_int(MarshalWriter *w, int64_t v);
+/* An Integer from decimal digits with an optional sign, of any size. */
+extern void marshal_write_decimal(MarshalWriter *w, const char *digits,
+								  size_t len);
+/* A Float; a value equal to an earlier flonum becomes a link, as in MRI. */
+extern void marshal_write_float(MarshalWriter *w, double d);
+extern void marshal_write_string(MarshalWriter *w, const uint8_t *s,
+								 size_t len, MarshalEncoding enc);
+/* A UTF-8 hash key as JSON.parse makes it: equal keys are one object. */
+extern void marshal_write_key(MarshalWriter *w, const uint8_t *s, size_t len);
+extern void marshal_write_symbol(MarshalWriter *w, const uint8_t *name,
+								 size_t len);
+extern void marshal_write_array(MarshalWriter *w, uint32_t count);
+extern void marshal_write_hash(MarshalWriter *w, uint32_t count);
+
+/* The float text w_float writes ("1", "1.5", "1e-5", "-0", "inf"). */
+extern size_t marshal_float_text(double d, char *out);
+
 #endif							/* RBMARSHAL_MARSHAL_H */

@@ -1,0 +1,594 @@
+/*
+ * marshal_writer.c
+ *		The Marshal writer: bytes as MRI's Marshal.dump writes them.
+ *
+ * One writer serves every producer (jsonb -> rbmarshal, Ruby literals,
+ * builders).  It keeps MRI's bookkeeping: the symbol table (";n" for a
+ * symbol seen before), the object counter (every String, Float, Bignum,
+ * Array and Hash takes a slot, big fixnums too), "@n" links for repeated
+ * flonum values (equal flonums are one VALUE in 64-bit MRI) and for hash
+ * keys that JSON.parse interned.  Errors are sticky: the producer writes on
+ * and checks once at the end.
+ */
+#include "marshal_internal.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Open-addressing map from byte strings to slot numbers. */
+typedef struct MapEntry
+{
+	uint64_t	hash;
+	uint32_t	off;			/* key bytes at keys + off */
+	uint32_t	len;
+	uint32_t	value;
+	bool		used;
+} MapEntry;
+
+typedef struct Map
+{
+	MapEntry   *entries;
+	size_t		cap;			/* power of two */
+	size_t		count;
+	uint8_t    *keys;
+	size_t		keylen;
+	size_t		keycap;
+} Map;
+
+struct MarshalWriter
+{
+	const MarshalHooks *hooks;
+	uint8_t    *buf;
+	size_t		len;
+	size_t		cap;
+	MarshalStatus status;
+	uint32_t	nobjects;
+	uint32_t	nsymbols;
+	Map			symbols;		/* symbol name -> symbol index */
+	Map			flonums;		/* 8 bytes of a double -> object slot */
+	Map			keys;			/* interned hash key text -> object slot */
+};
+
+static void *
+w_realloc(MarshalWriter *w, void *p, size_t size)
+{
+	const MarshalHooks *h = w->hooks;
+
+	if (p == NULL)
+		return h && h->alloc ? h->alloc(h->ctx, size) : malloc(size);
+	return h && h->realloc ? h->realloc(h->ctx, p, size) : realloc(p, size);
+}
+
+static void
+w_free(MarshalWriter *w, void *p)
+{
+	if (p == NULL)
+		return;
+	if (w->hooks && w->hooks->free)
+		w->hooks->free(w->hooks->ctx, p);
+	else
+		free(p);
+}
+
+static uint64_t
+hash_bytes(const uint8_t *s, size_t n)
+{
+	uint64_t	h = 1469598103934665603ULL;	/* FNV-1a */
+
+	for (size_t i = 0; i < n; i++)
+	{
+		h ^= s[i];
+		h *= 1099511628211ULL;
+	}
+	return h;
+}
+
+static bool
+map_grow(MarshalWriter *w, Map *m)
+{
+	size_t		cap = m->cap ? m->cap * 2 : 64;
+	MapEntry   *e = w_realloc(w, NULL, cap * sizeof(MapEntry));
+
+	if (e == NULL)
+		return false;
+	memset(e, 0, cap * sizeof(MapEntry));
+	for (size_t i = 0; i < m->cap; i++)
+	{
+		if (m->entries[i].used)
+		{
+			size_t		j = m->entries[i].hash & (cap - 1);
+
+			while (e[j].used)
+				j = (j + 1) & (cap - 1);
+			e[j] = m->entries[i];
+		}
+	}
+	w_free(w, m->entries);
+	m->entries = e;
+	m->cap = cap;
+	return true;
+}
+
+/* Look key up; if absent and value != NULL-marker, insert it.  */
+static bool
+map_find(Map *m, const uint8_t *key, size_t len, uint64_t h, uint32_t *value)
+{
+	if (m->cap == 0)
+		return false;
+	for (size_t j = h & (m->cap - 1); m->entries[j].used; j = (j + 1) & (m->cap - 1))
+	{
+		MapEntry   *e = &m->entries[j];
+
+		if (e->hash == h && e->len == len && memcmp(m->keys + e->off, key, len) == 0)
+		{
+			*value = e->value;
+			return true;
+		}
+	}
+	return false;
+}
+
+static bool
+map_put(MarshalWriter *w, Map *m, const uint8_t *key, size_t len, uint64_t h,
+		uint32_t value)
+{
+	size_t		j;
+
+	if ((m->count + 1) * 2 > m->cap && !map_grow(w, m))
+		return false;
+	if (m->keylen + len > m->keycap)
+	{
+		size_t		cap = m->keycap ? m->keycap : 256;
+		uint8_t    *k;
+
+		while (cap < m->keylen + len)
+			cap *= 2;
+		k = w_realloc(w, m->keys, cap);
+		if (k == NULL)
+			return false;
+		m->keys = k;
+		m->keycap = cap;
+	}
+	memcpy(m->keys + m->keylen, key, len);
+	for (j = h & (m->cap - 1); m->entries[j].used; j = (j + 1) & (m->cap - 1))
+		;
+	m->entries[j].used = true;
+	m->entries[j].hash = h;
+	m->entries[j].off = (uint32_t) m->keylen;
+	m->entries[j].len = (uint32_t) len;
+	m->entries[j].value = value;
+	m->keylen += len;
+	m->count++;
+	return true;
+}
+
+static void
+map_free(MarshalWriter *w, Map *m)
+{
+	w_free(w, m->entries);
+	w_free(w, m->keys);
+}
+
+static void
+put(MarshalWriter *w, const void *p, size_t n)
+{
+	if (w->status != MARSHAL_OK)
+		return;
+	if (w->len + n > w->cap)
+	{
+		size_t		cap = w->cap ? w->cap : 256;
+		uint8_t    *b;
+
+		while (cap < w->len + n)
+			cap *= 2;
+		b = w_realloc(w, w->buf, cap);
+		if (b == NULL)
+		{
+			w->status = MARSHAL_ERR_NOMEM;
+			return;
+		}
+		w->buf = b;
+		w->cap = cap;
+	}
+	memcpy(w->buf + w->len, p, n);
+	w->len += n;
+}
+
+static void
+put_byte(MarshalWriter *w, int c)
+{
+	uint8_t		b = (uint8_t) c;
+
+	put(w, &b, 1);
+}
+
+/* MRI's w_long: the packed form of lengths, counts and small Integers. */
+static void
+put_long(MarshalWriter *w, int64_t x)
+{
+	uint8_t		buf[9];
+	int			i;
+
+	if (x == 0)
+	{
+		put_byte(w, 0);
+		return;
+	}
+	if (x > 0 && x < 123)
+	{
+		put_byte(w, (int) (x + 5));
+		return;
+	}
+	if (x < 0 && x > -124)
+	{
+		put_byte(w, (int) ((x - 5) & 0xff));
+		return;
+	}
+	for (i = 1; i <= 8; i++)
+	{
+		buf[i] = (uint8_t) (x & 0xff);
+		x >>= 8;				/* arithmetic shift, as MRI's RSHIFT */
+		if (x == 0)
+		{
+			buf[0] = (uint8_t) i;
+			break;
+		}
+		if (x == -1)
+		{
+			buf[0] = (uint8_t) -i;
+			break;
+		}
+	}
+	put(w, buf, (size_t) i + 1);
+}
+
+static void
+put_bytes(MarshalWriter *w, const void *p, size_t n)
+{
+	put_long(w, (int64_t) n);
+	put(w, p, n);
+}
+
+MarshalWriter *
+marshal_writer_new(const MarshalHooks *hooks)
+{
+	MarshalWriter *w;
+
+	w = hooks && hooks->alloc ? hooks->alloc(hooks->ctx, sizeof(MarshalWriter))
+		: malloc(sizeof(MarshalWriter));
+	if (w == NULL)
+		return NULL;
+	memset(w, 0, sizeof(*w));
+	w->hooks = hooks;
+	put_byte(w, MARSHAL_MAJOR);
+	put_byte(w, MARSHAL_MINOR);
+	return w;
+}
+
+void
+marshal_writer_free(MarshalWriter *w)
+{
+	if (w == NULL)
+		return;
+	map_free(w, &w->symbols);
+	map_free(w, &w->flonums);
+	map_free(w, &w->keys);
+	w_free(w, w->buf);
+	w_free(w, w);
+}
+
+MarshalStatus
+marshal_writer_finish(MarshalWriter *w, uint8_t **out, size_t *len)
+{
+	MarshalStatus st = w->status;
+
+	if (st == MARSHAL_OK)
+	{
+		*out = w->buf;
+		*len = w->len;
+		w->buf = NULL;
+	}
+	marshal_writer_free(w);
+	return st;
+}
+
+void
+marshal_write_nil(MarshalWriter *w)
+{
+	put_byte(w, MT_NIL);
+}
+
+void
+marshal_write_bool(MarshalWriter *w, bool v)
+{
+	put_byte(w, v ? MT_TRUE : MT_FALSE);
+}
+
+/* A bignum from its magnitude in little-endian bytes (MRI's w_bignum). */
+static void
+put_bignum(MarshalWriter *w, bool negative, const uint8_t *mag, size_t n)
+{
+	size_t		shorts;
+
+	while (n > 0 && mag[n - 1] == 0)
+		n--;
+	shorts = (n + 1) / 2;
+	put_byte(w, MT_BIGNUM);
+	put_byte(w, negative ? '-' : '+');
+	put_long(w, (int64_t) shorts);
+	put(w, mag, n);
+	if (n % 2)
+		put_byte(w, 0);
+	w->nobjects++;
+}
+
+void
+marshal_write_int(MarshalWriter *w, int64_t v)
+{
+	uint8_t		mag[8];
+	uint64_t	m;
+
+	/* a Fixnum fits in 31 bits on the wire; anything else is 'l' */
+	if (v >= -(INT64_C(1) << 30) && v < (INT64_C(1) << 30))
+	{
+		put_byte(w, MT_FIXNUM);
+		put_long(w, v);
+		return;
+	}
+	m = v < 0 ? (uint64_t) 0 - (uint64_t) v : (uint64_t) v;
+	for (int i = 0; i < 8; i++)
+		mag[i] = (uint8_t) (m >> (8 * i));
+	put_bignum(w, v < 0, mag, 8);
+}
+
+void
+marshal_write_decimal(MarshalWriter *w, const char *digits, size_t len)
+{
+	bool		negative = false;
+	uint32_t   *limbs;
+	size_t		nlimbs = 0;
+	uint8_t    *mag;
+	size_t		i = 0;
+	int64_t		small = 0;
+
+	if (len > 0 && (digits[0] == '-' || digits[0] == '+'))
+	{
+		negative = digits[0] == '-';
+		i = 1;
+	}
+	/* short enough for int64: the common case */
+	if (len - i <= 18)
+	{
+		for (size_t k = i; k < len; k++)
+			small = small * 10 + (digits[k] - '0');
+		marshal_write_int(w, negative ? -small : small);
+		return;
+	}
+	/* 32-bit limbs, multiply-and-add nine digits at a time */
+	limbs = w_realloc(w, NULL, ((len / 9) + 2) * sizeof(uint32_t));
+	if (limbs == NULL)
+	{
+		w->status = MARSHAL_ERR_NOMEM;
+		return;
+	}
+	while (i < len)
+	{
+		uint32_t	chunk = 0;
+		uint32_t	mul = 1;
+		uint64_t	carry;
+
+		for (int k = 0; k < 9 && i < len; k++, i++)
+		{
+			chunk = chunk * 10 + (uint32_t) (digits[i] - '0');
+			mul *= 10;
+		}
+		carry = chunk;
+		for (size_t k = 0; k < nlimbs; k++)
+		{
+			uint64_t	t = (uint64_t) limbs[k] * mul + carry;
+
+			limbs[k] = (uint32_t) t;
+			carry = t >> 32;
+		}
+		if (carry)
+			limbs[nlimbs++] = (uint32_t) carry;
+	}
+	mag = w_realloc(w, NULL, nlimbs * 4 + 1);
+	if (mag == NULL)
+	{
+		w_free(w, limbs);
+		w->status = MARSHAL_ERR_NOMEM;
+		return;
+	}
+	for (size_t k = 0; k < nlimbs * 4; k++)
+		mag[k] = (uint8_t) (limbs[k / 4] >> (8 * (k % 4)));
+	/* numbers within a fixnum's reach still go through the fixnum rule */
+	if (nlimbs <= 2 && !(nlimbs == 2 && (limbs[1] & 0x80000000u)))
+	{
+		int64_t		v = (int64_t) ((uint64_t) (nlimbs > 1 ? limbs[1] : 0) << 32 |
+								   (nlimbs > 0 ? limbs[0] : 0));
+
+		marshal_write_int(w, negative ? -v : v);
+	}
+	else
+		put_bignum(w, negative, mag, nlimbs * 4);
+	w_free(w, mag);
+	w_free(w, limbs);
+}
+
+/* In 64-bit MRI a double is an immediate "flonum" for most exponents. */
+static bool
+is_flonum(double d)
+{
+	uint64_t	bits;
+	int			top;
+
+	memcpy(&bits, &d, 8);
+	if (bits == 0)
+		return true;			/* +0.0 */
+	top = (int) ((bits >> 60) & 7);
+	return (top == 3 || top == 4) && bits != 0x3000000000000000ULL;
+}
+
+/* w_float's text: shortest round-trip digits in MRI's own layout. */
+size_t
+marshal_float_text(double d, char *out)
+{
+	char		digits[20];
+	int			decpt;
+	int			nd;
+	char	   *p = out;
+
+	if (isnan(d))
+		return (size_t) sprintf(out, "nan");
+	if (isinf(d))
+		return (size_t) sprintf(out, d < 0 ? "-inf" : "inf");
+	if (d == 0)
+		return (size_t) sprintf(out, signbit(d) ? "-0" : "0");
+	if (d < 0)
+		*p++ = '-';
+	nd = marshal_shortest_digits(d, digits, &decpt);
+	if (decpt < -3 || decpt > nd)
+	{
+		*p++ = digits[0];
+		if (nd > 1)
+		{
+			*p++ = '.';
+			memcpy(p, digits + 1, (size_t) nd - 1);
+			p += nd - 1;
+		}
+		p += sprintf(p, "e%d", decpt - 1);
+	}
+	else if (decpt > 0)
+	{
+		memcpy(p, digits, (size_t) decpt);
+		p += decpt;
+		if (decpt < nd)
+		{
+			*p++ = '.';
+			memcpy(p, digits + decpt, (size_t) (nd - decpt));
+			p += nd - decpt;
+		}
+	}
+	else
+	{
+		*p++ = '0';
+		*p++ = '.';
+		for (int i = 0; i < -decpt; i++)
+			*p++ = '0';
+		memcpy(p, digits, (size_t) nd);
+		p += nd;
+	}
+	*p = '\0';
+	return (size_t) (p - out);
+}
+
+void
+marshal_write_float(MarshalWriter *w, double d)
+{
+	char		text[40];
+	size_t		n;
+
+	if (is_flonum(d))
+	{
+		uint64_t	h = hash_bytes((const uint8_t *) &d, 8);
+		uint32_t	slot;
+
+		if (map_find(&w->flonums, (const uint8_t *) &d, 8, h, &slot))
+		{
+			put_byte(w, MT_LINK);
+			put_long(w, slot);
+			return;
+		}
+		if (!map_put(w, &w->flonums, (const uint8_t *) &d, 8, h, w->nobjects))
+			w->status = MARSHAL_ERR_NOMEM;
+	}
+	n = marshal_float_text(d, text);
+	put_byte(w, MT_FLOAT);
+	put_bytes(w, text, n);
+	w->nobjects++;
+}
+
+void
+marshal_write_symbol(MarshalWriter *w, const uint8_t *name, size_t len)
+{
+	uint64_t	h = hash_bytes(name, len);
+	uint32_t	idx;
+	bool		ascii = true;
+
+	if (map_find(&w->symbols, name, len, h, &idx))
+	{
+		put_byte(w, MT_SYMLINK);
+		put_long(w, idx);
+		return;
+	}
+	if (!map_put(w, &w->symbols, name, len, h, w->nsymbols))
+		w->status = MARSHAL_ERR_NOMEM;
+	w->nsymbols++;
+	for (size_t i = 0; i < len; i++)
+		ascii &= name[i] < 0x80;
+	/* a non-ASCII symbol carries its (UTF-8) encoding */
+	if (!ascii)
+		put_byte(w, MT_IVAR);
+	put_byte(w, MT_SYMBOL);
+	put_bytes(w, name, len);
+	if (!ascii)
+	{
+		put_long(w, 1);
+		marshal_write_symbol(w, (const uint8_t *) "E", 1);
+		put_byte(w, MT_TRUE);
+	}
+}
+
+void
+marshal_write_string(MarshalWriter *w, const uint8_t *s, size_t len,
+					 MarshalEncoding enc)
+{
+	if (enc != MENC_BINARY)
+		put_byte(w, MT_IVAR);
+	put_byte(w, MT_STRING);
+	put_bytes(w, s, len);
+	w->nobjects++;
+	if (enc != MENC_BINARY)
+	{
+		put_long(w, 1);
+		marshal_write_symbol(w, (const uint8_t *) "E", 1);
+		put_byte(w, enc == MENC_UTF8 ? MT_TRUE : MT_FALSE);
+	}
+}
+
+void
+marshal_write_key(MarshalWriter *w, const uint8_t *s, size_t len)
+{
+	uint64_t	h = hash_bytes(s, len);
+	uint32_t	slot;
+
+	/* JSON.parse interns keys: equal keys are one frozen String */
+	if (map_find(&w->keys, s, len, h, &slot))
+	{
+		put_byte(w, MT_LINK);
+		put_long(w, slot);
+		return;
+	}
+	if (!map_put(w, &w->keys, s, len, h, w->nobjects))
+		w->status = MARSHAL_ERR_NOMEM;
+	marshal_write_string(w, s, len, MENC_UTF8);
+}
+
+void
+marshal_write_array(MarshalWriter *w, uint32_t count)
+{
+	put_byte(w, MT_ARRAY);
+	put_long(w, count);
+	w->nobjects++;
+}
+
+void
+marshal_write_hash(MarshalWriter *w, uint32_t count)
+{
+	put_byte(w, MT_HASH);
+	put_long(w, count);
+	w->nobjects++;
+}

@@ -1,0 +1,145 @@
+/*
+ * rbmarshal_fromjsonb.c
+ *		jsonb -> rbmarshal: Marshal.dump(JSON.parse(j::text)), byte for byte.
+ *
+ * The jsonb is walked with its own iterator and written through the codec's
+ * writer.  What Ruby's JSON parser would make of j::text decides the Ruby
+ * types: numbers printed with a '.' are Floats, others Integers; strings are
+ * UTF-8; object keys are interned Strings (or Symbols with symbolize_names).
+ */
+#include "rbmarshal.h"
+
+#include "mb/pg_wchar.h"
+#include "miscadmin.h"
+#include "utils/builtins.h"
+#include "utils/jsonb.h"
+#include "utils/memutils.h"
+#include "utils/numeric.h"
+
+PG_FUNCTION_INFO_V1(rbmarshal_from_jsonb);
+PG_FUNCTION_INFO_V1(jsonb_to_rbmarshal);
+
+/* jsonb text is in the server encoding; Ruby's JSON strings are UTF-8. */
+static const uint8_t *
+utf8_of(JsonbValue *v, size_t *len)
+{
+	char	   *s = pg_server_to_any(v->val.string.val, v->val.string.len, PG_UTF8);
+
+	*len = s == v->val.string.val ? (size_t) v->val.string.len : strlen(s);
+	return (const uint8_t *) s;
+}
+
+static void
+write_scalar(MarshalWriter *w, JsonbValue *v)
+{
+	switch (v->type)
+	{
+		case jbvNull:
+			marshal_write_nil(w);
+			break;
+		case jbvBool:
+			marshal_write_bool(w, v->val.boolean);
+			break;
+		case jbvString:
+			{
+				size_t		len;
+				const uint8_t *s = utf8_of(v, &len);
+
+				marshal_write_string(w, s, len, MENC_UTF8);
+				break;
+			}
+		case jbvNumeric:
+			{
+				/* the text j::text shows is what JSON.parse would read */
+				char	   *text = DatumGetCString(DirectFunctionCall1(numeric_out,
+																	   NumericGetDatum(v->val.numeric)));
+
+				if (strchr(text, '.') != NULL)
+					marshal_write_float(w, strtod(text, NULL));
+				else
+					marshal_write_decimal(w, text, strlen(text));
+				pfree(text);
+				break;
+			}
+		default:
+			elog(ERROR, "unexpected jsonb value type %d", (int) v->type);
+	}
+}
+
+static bytea *
+jsonb_to_marshal(Jsonb *j, bool symbolize)
+{
+	MemoryContext work;
+	MemoryContext old;
+	JsonbIterator *it;
+	JsonbValue	v;
+	JsonbIteratorToken tok;
+	MarshalWriter *w;
+	uint8_t    *bytes;
+	size_t		len;
+	bytea	   *result;
+	uint64		n = 0;
+
+	work = AllocSetContextCreate(CurrentMemoryContext, "jsonb to rbmarshal",
+								 ALLOCSET_DEFAULT_SIZES);
+	old = MemoryContextSwitchTo(work);
+	w = marshal_writer_new(rbmarshal_hooks());
+	it = JsonbIteratorInit(&j->root);
+	while ((tok = JsonbIteratorNext(&it, &v, false)) != WJB_DONE)
+	{
+		if ((++n & 4095) == 0)
+			CHECK_FOR_INTERRUPTS();
+		switch (tok)
+		{
+			case WJB_BEGIN_ARRAY:
+				/* a scalar document is a one-element "raw scalar" array */
+				if (!v.val.array.rawScalar)
+					marshal_write_array(w, (uint32_t) v.val.array.nElems);
+				break;
+			case WJB_BEGIN_OBJECT:
+				marshal_write_hash(w, (uint32_t) v.val.object.nPairs);
+				break;
+			case WJB_KEY:
+				{
+					size_t		klen;
+					const uint8_t *k = utf8_of(&v, &klen);
+
+					if (symbolize)
+						marshal_write_symbol(w, k, klen);
+					else
+						marshal_write_key(w, k, klen);
+					break;
+				}
+			case WJB_VALUE:
+			case WJB_ELEM:
+				write_scalar(w, &v);
+				break;
+			default:
+				break;
+		}
+	}
+	if (marshal_writer_finish(w, &bytes, &len) != MARSHAL_OK)
+		ereport(ERROR,
+				(errcode(ERRCODE_OUT_OF_MEMORY),
+				 errmsg("out of memory while writing Marshal data")));
+	MemoryContextSwitchTo(old);
+	result = palloc(VARHDRSZ + len);
+	SET_VARSIZE(result, VARHDRSZ + len);
+	memcpy(VARDATA(result), bytes, len);
+	MemoryContextDelete(work);
+	return result;
+}
+
+/* The jsonb -> rbmarshal cast. */
+Datum
+rbmarshal_from_jsonb(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_BYTEA_P(jsonb_to_marshal(PG_GETARG_JSONB_P(0), false));
+}
+
+/* jsonb_to_rbmarshal(j, symbolize_names) */
+Datum
+jsonb_to_rbmarshal(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_BYTEA_P(jsonb_to_marshal(PG_GETARG_JSONB_P(0), PG_GETARG_BOOL(1)));
+}
