@@ -361,6 +361,48 @@ extern void marshal_write_symbol(MarshalWriter *w, const uint8_t *name,
 extern void marshal_write_array(MarshalWriter *w, uint32_t count);
 extern void marshal_write_hash(MarshalWriter *w, uint32_t count);
 
+/* Every other case of MRI's w_object, for re-encoding any value. */
+extern uint32_t marshal_writer_objects(const MarshalWriter *w);
+extern uint32_t marshal_write_remember(MarshalWriter *w);
+extern void marshal_write_link(MarshalWriter *w, uint32_t slot);
+extern void marshal_write_ivar_wrapper(MarshalWriter *w);
+extern void marshal_write_ivar_count(MarshalWriter *w, uint32_t count);
+extern void marshal_write_extended(MarshalWriter *w, const uint8_t *module,
+								   size_t len);
+extern void marshal_write_uclass(MarshalWriter *w, const uint8_t *cls,
+								 size_t len);
+extern void marshal_write_hash_with_default(MarshalWriter *w, uint32_t count);
+extern void marshal_write_string_bytes(MarshalWriter *w, const uint8_t *s,
+									   size_t len);
+extern void marshal_write_regexp(MarshalWriter *w, const uint8_t *src,
+								 size_t len, int options);
+extern void marshal_write_class(MarshalWriter *w, int type,
+								const uint8_t *name, size_t len);
+/* o and S (with their ivar/member count), U and d (data follows) */
+extern void marshal_write_named(MarshalWriter *w, int type,
+								const uint8_t *cls, size_t len,
+								uint32_t count);
+extern void marshal_write_userdef(MarshalWriter *w, const uint8_t *cls,
+								  size_t clen, const uint8_t *data,
+								  size_t len);
+extern void marshal_write_bignum(MarshalWriter *w, bool negative,
+								 const uint8_t *mag, size_t len);
+extern void marshal_write_symbol_enc(MarshalWriter *w, const uint8_t *name,
+									 size_t len, MarshalEncoding enc);
+/* an encoding ivar pair: :E true/false, or :encoding and the cached name */
+extern void marshal_write_encoding(MarshalWriter *w, MarshalEncoding enc,
+								   const uint8_t *name, size_t len);
+
+/*
+ * Re-encode the value at pos as MRI's Marshal.dump of the loaded value
+ * would: a standalone stream, symbols and links renumbered, objects linked
+ * from outside written in full at first use (marshal_reencode.c).
+ */
+extern MarshalStatus marshal_reencode(const MarshalDoc *doc, size_t pos,
+									  const MarshalHooks *hooks,
+									  uint8_t **out, size_t *len,
+									  MarshalError *err);
+
 /* The float text w_float writes ("1", "1.5", "1e-5", "-0", "inf"). */
 extern size_t marshal_float_text(double d, char *out);
 

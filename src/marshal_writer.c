@@ -49,6 +49,7 @@ struct MarshalWriter
 	Map			symbols;		/* symbol name -> symbol index */
 	Map			flonums;		/* 8 bytes of a double -> object slot */
 	Map			keys;			/* interned hash key text -> object slot */
+	Map			encodings;		/* encoding name -> slot of its String */
 };
 
 static void *
@@ -121,7 +122,8 @@ map_find(Map *m, const uint8_t *key, size_t len, uint64_t h, uint32_t *value)
 	{
 		MapEntry   *e = &m->entries[j];
 
-		if (e->hash == h && e->len == len && memcmp(m->keys + e->off, key, len) == 0)
+		if (e->hash == h && e->len == len &&
+			(len == 0 || memcmp(m->keys + e->off, key, len) == 0))
 		{
 			*value = e->value;
 			return true;
@@ -151,7 +153,8 @@ map_put(MarshalWriter *w, Map *m, const uint8_t *key, size_t len, uint64_t h,
 		m->keys = k;
 		m->keycap = cap;
 	}
-	memcpy(m->keys + m->keylen, key, len);
+	if (len > 0)
+		memcpy(m->keys + m->keylen, key, len);
 	for (j = h & (m->cap - 1); m->entries[j].used; j = (j + 1) & (m->cap - 1))
 		;
 	m->entries[j].used = true;
@@ -275,6 +278,7 @@ marshal_writer_free(MarshalWriter *w)
 	map_free(w, &w->symbols);
 	map_free(w, &w->flonums);
 	map_free(w, &w->keys);
+	map_free(w, &w->encodings);
 	w_free(w, w->buf);
 	w_free(w, w);
 }
@@ -514,6 +518,13 @@ marshal_write_float(MarshalWriter *w, double d)
 void
 marshal_write_symbol(MarshalWriter *w, const uint8_t *name, size_t len)
 {
+	marshal_write_symbol_enc(w, name, len, MENC_UTF8);
+}
+
+void
+marshal_write_symbol_enc(MarshalWriter *w, const uint8_t *name, size_t len,
+						 MarshalEncoding enc)
+{
 	uint64_t	h = hash_bytes(name, len);
 	uint32_t	idx;
 	bool		ascii = true;
@@ -529,17 +540,18 @@ marshal_write_symbol(MarshalWriter *w, const uint8_t *name, size_t len)
 	w->nsymbols++;
 	for (size_t i = 0; i < len; i++)
 		ascii &= name[i] < 0x80;
-	/* a non-ASCII symbol carries its (UTF-8) encoding */
-	if (!ascii)
-		put_byte(w, MT_IVAR);
+	/* an ASCII symbol is US-ASCII whatever it says; others carry theirs */
+	if (ascii || enc == MENC_BINARY)
+	{
+		put_byte(w, MT_SYMBOL);
+		put_bytes(w, name, len);
+		return;
+	}
+	put_byte(w, MT_IVAR);
 	put_byte(w, MT_SYMBOL);
 	put_bytes(w, name, len);
-	if (!ascii)
-	{
-		put_long(w, 1);
-		marshal_write_symbol(w, (const uint8_t *) "E", 1);
-		put_byte(w, MT_TRUE);
-	}
+	put_long(w, 1);
+	marshal_write_encoding(w, enc, NULL, 0);
 }
 
 void
@@ -591,4 +603,158 @@ marshal_write_hash(MarshalWriter *w, uint32_t count)
 	put_byte(w, MT_HASH);
 	put_long(w, count);
 	w->nobjects++;
+}
+
+/* --- the rest of w_object's cases, for re-encoding any value ----------- */
+
+uint32_t
+marshal_writer_objects(const MarshalWriter *w)
+{
+	return w->nobjects;
+}
+
+uint32_t
+marshal_write_remember(MarshalWriter *w)
+{
+	return w->nobjects++;
+}
+
+void
+marshal_write_link(MarshalWriter *w, uint32_t slot)
+{
+	put_byte(w, MT_LINK);
+	put_long(w, slot);
+}
+
+void
+marshal_write_ivar_wrapper(MarshalWriter *w)
+{
+	put_byte(w, MT_IVAR);
+}
+
+void
+marshal_write_ivar_count(MarshalWriter *w, uint32_t count)
+{
+	put_long(w, count);
+}
+
+void
+marshal_write_extended(MarshalWriter *w, const uint8_t *module, size_t len)
+{
+	put_byte(w, MT_EXTENDED);
+	marshal_write_symbol(w, module, len);
+}
+
+void
+marshal_write_uclass(MarshalWriter *w, const uint8_t *cls, size_t len)
+{
+	put_byte(w, MT_UCLASS);
+	marshal_write_symbol(w, cls, len);
+}
+
+void
+marshal_write_hash_with_default(MarshalWriter *w, uint32_t count)
+{
+	put_byte(w, MT_HASH_DEF);
+	put_long(w, count);
+	w->nobjects++;
+}
+
+void
+marshal_write_string_bytes(MarshalWriter *w, const uint8_t *s, size_t len)
+{
+	put_byte(w, MT_STRING);
+	put_bytes(w, s, len);
+	w->nobjects++;
+}
+
+void
+marshal_write_regexp(MarshalWriter *w, const uint8_t *src, size_t len,
+					 int options)
+{
+	w->nobjects++;
+	put_byte(w, MT_REGEXP);
+	put_bytes(w, src, len);
+	put_byte(w, options);
+}
+
+void
+marshal_write_class(MarshalWriter *w, int type, const uint8_t *name,
+					size_t len)
+{
+	w->nobjects++;
+	put_byte(w, type);
+	put_bytes(w, name, len);
+}
+
+void
+marshal_write_named(MarshalWriter *w, int type, const uint8_t *cls,
+					size_t len, uint32_t count)
+{
+	/* o and S take their slot first; U and d too, before their data */
+	w->nobjects++;
+	put_byte(w, type);
+	marshal_write_symbol(w, cls, len);
+	if (type == MT_OBJECT || type == MT_STRUCT)
+		put_long(w, count);
+}
+
+void
+marshal_write_userdef(MarshalWriter *w, const uint8_t *cls, size_t clen,
+					  const uint8_t *data, size_t len)
+{
+	/* the slot is taken after its ivars: marshal_write_remember */
+	put_byte(w, MT_USERDEF);
+	marshal_write_symbol(w, cls, clen);
+	put_bytes(w, data, len);
+}
+
+void
+marshal_write_bignum(MarshalWriter *w, bool negative, const uint8_t *mag,
+					 size_t len)
+{
+	size_t		n = len;
+	uint64_t	m = 0;
+
+	while (n > 0 && mag[n - 1] == 0)
+		n--;
+	/* what fits a long is a Fixnum to MRI, whatever the stream said */
+	if (n <= 8)
+	{
+		for (size_t i = n; i-- > 0;)
+			m = m << 8 | mag[i];
+		if (m <= (uint64_t) INT64_MAX)
+		{
+			marshal_write_int(w, negative ? -(int64_t) m : (int64_t) m);
+			return;
+		}
+	}
+	put_bignum(w, negative, mag, n);
+}
+
+void
+marshal_write_encoding(MarshalWriter *w, MarshalEncoding enc,
+					   const uint8_t *name, size_t len)
+{
+	if (enc == MENC_UTF8 || enc == MENC_USASCII)
+	{
+		marshal_write_symbol(w, (const uint8_t *) "E", 1);
+		put_byte(w, enc == MENC_UTF8 ? MT_TRUE : MT_FALSE);
+	}
+	else
+	{
+		uint64_t	h = hash_bytes(name, len);
+		uint32_t	slot;
+
+		/* encoding_name(): one name String per encoding per dump */
+		marshal_write_symbol(w, (const uint8_t *) "encoding", 8);
+		if (map_find(&w->encodings, name, len, h, &slot))
+			marshal_write_link(w, slot);
+		else
+		{
+			if (!map_put(w, &w->encodings, name, len, h, w->nobjects))
+				w->status = MARSHAL_ERR_NOMEM;
+			marshal_write_string_bytes(w, name, len);
+		}
+	}
 }

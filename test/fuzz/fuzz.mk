@@ -10,16 +10,20 @@
 #   fuzz-ci      test/fuzz/run-ci.sh: replay regressions, short bounded runs
 #
 # Knobs: FUZZ_SECONDS=600, FUZZ_JOBS=2 (parallel processes per target),
-# FUZZ_FLAGS='-max_len=16384' (more libFuzzer flags), FUZZ_CC=clang-14.
+# FUZZ_FLAGS='-max_len=16384' (more libFuzzer flags), FUZZ_CC=clang-14,
+# FUZZ_SKIP=stack,cursor (checks to turn off, see fuzz_validate.c).
 # Corpora grow in test/fuzz/corpus/<target>/, crashing inputs land in
 # test/fuzz/findings/<target>/, libFuzzer's job logs in test/fuzz/out/
 # (all gitignored).  See test/fuzz/README.md.
 
-CODEC_SRC ?= src/marshal_reader.c src/marshal_text.c
+# Alone, take the codec's sources from the top-level Makefile's CODEC_SRC
+# line, so the two cannot drift apart.
+CODEC_SRC ?= $(or $(shell sed -n 's/^CODEC_SRC[ \t]*=[ \t]*//p' Makefile 2>/dev/null),src/marshal_reader.c src/marshal_text.c)
 
 FUZZ_CC ?= clang
 FUZZ_CFLAGS ?= -g -O1 -fsanitize=fuzzer,address,undefined \
 	-fno-sanitize-recover=all
+FUZZ_LDLIBS ?= -lm
 FUZZ_SECONDS ?= 60
 FUZZ_JOBS ?= 1
 FUZZ_FLAGS ?=
@@ -31,7 +35,7 @@ FUZZ_BINS := $(addprefix test/fuzz/,$(FUZZ_TARGETS))
 fuzz_saved_goal := $(.DEFAULT_GOAL)
 
 $(FUZZ_BINS): test/fuzz/%: test/fuzz/%.c $(CODEC_SRC) src/marshal.h
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -Isrc -o $@ $< $(CODEC_SRC)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -Isrc -o $@ $< $(CODEC_SRC) $(FUZZ_LDLIBS)
 
 fuzz-build: $(FUZZ_BINS)
 

@@ -1,0 +1,431 @@
+/*
+ * marshal_reencode.c
+ *		A value of a stream written again as a stream of its own.
+ *
+ * What MRI's Marshal.dump writes for a value it loaded: symbols and object
+ * links renumbered from zero, an object that the original stream wrote
+ * outside the value (and links to) written in full where the value first
+ * uses it, and MRI's normalisations (packed longs, Float text and flonum
+ * links, Bignums that fit a long become Integers, the encoding ivar first).
+ * _dump payloads (u) are copied as they are: only their class could say how
+ * it would dump them again.
+ */
+#include "marshal_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct SlotPos
+{
+	uint32_t	pos;
+	uint32_t	slot;
+} SlotPos;
+
+typedef struct Reenc
+{
+	const MarshalDoc *doc;
+	MarshalWriter *w;
+	MarshalError *err;
+	const MarshalHooks *hooks;
+	uint32_t   *map;			/* original slot -> new slot + 1, 0 = none */
+	SlotPos    *bypos;			/* original slots sorted by position */
+	uint32_t	depth;
+	uint32_t	max_depth;
+} Reenc;
+
+#define TRY(expr) \
+	do { MarshalStatus s_ = (expr); if (s_ != MARSHAL_OK) return s_; } while (0)
+
+static MarshalStatus re_value(Reenc *r, size_t pos, size_t *next);
+
+static int
+cmp_slotpos(const void *a, const void *b)
+{
+	const SlotPos *x = a;
+	const SlotPos *y = b;
+
+	return x->pos < y->pos ? -1 : x->pos > y->pos;
+}
+
+/* The original slot of the object whose value starts at pos, or -1. */
+static int64_t
+slot_at(Reenc *r, size_t pos)
+{
+	size_t		lo = 0;
+	size_t		hi = r->doc->index.nobjects;
+
+	while (lo < hi)
+	{
+		size_t		mid = (lo + hi) / 2;
+
+		if (r->bypos[mid].pos < pos)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < r->doc->index.nobjects && r->bypos[lo].pos == pos)
+		return r->bypos[lo].slot;
+	return -1;
+}
+
+/* The new slot of a value just registered by the writer. */
+static void
+remember(Reenc *r, int64_t orig, uint32_t slot)
+{
+	if (orig >= 0)
+		r->map[orig] = slot + 1;
+}
+
+static MarshalStatus
+damaged(Reenc *r, size_t pos, const char *what)
+{
+	r->err->status = MARSHAL_ERR_FORMAT;
+	r->err->offset = pos;
+	snprintf(r->err->detail, sizeof(r->err->detail), "damaged value: %s", what);
+	return MARSHAL_ERR_FORMAT;
+}
+
+/* Is the pair (name, value at pos) an encoding ivar (MRI's sym2encidx)? */
+static MarshalStatus
+is_encoding_pair(Reenc *r, MarshalBytes name, size_t pos, bool *yes)
+{
+	MarshalNode v;
+
+	TRY(marshal_node(r->doc, pos, &v, r->err));
+	*yes = (name.len == 1 && name.ptr[0] == 'E' &&
+			(v.type == MT_TRUE || v.type == MT_FALSE)) ||
+		(name.len == 8 && memcmp(name.ptr, "encoding", 8) == 0 &&
+		 v.type == MT_STRING);
+	return MARSHAL_OK;
+}
+
+/* How many of count ivar pairs at pos are not about the encoding. */
+static MarshalStatus
+count_other_ivars(Reenc *r, size_t pos, int64_t count, uint32_t *others)
+{
+	bool		yes;
+
+	*others = 0;
+	for (int64_t i = 0; i < count; i++)
+	{
+		MarshalBytes name;
+
+		TRY(marshal_symbol(r->doc, pos, &name, NULL, &pos, r->err));
+		TRY(is_encoding_pair(r, name, pos, &yes));
+		*others += !yes;
+		TRY(marshal_skip(r->doc, pos, &pos, r->err));
+	}
+	return MARSHAL_OK;
+}
+
+/*
+ * An ivar block of count pairs at pos: the encoding pair first (MRI writes
+ * it from the object's encoding), then the others in their order.
+ */
+static MarshalStatus
+re_ivars(Reenc *r, size_t pos, int64_t count, MarshalEncoding enc,
+		 MarshalBytes encname, size_t *end)
+{
+	size_t		p = pos;
+	uint32_t	others = 0;
+	bool		yes;
+
+	TRY(count_other_ivars(r, pos, count, &others));
+	marshal_write_ivar_count(r->w, others + (enc != MENC_BINARY));
+	if (enc != MENC_BINARY)
+		marshal_write_encoding(r->w, enc, encname.ptr, encname.len);
+	p = pos;
+	for (int64_t i = 0; i < count; i++)
+	{
+		MarshalBytes name;
+		MarshalEncoding nenc;
+
+		TRY(marshal_symbol(r->doc, p, &name, &nenc, &p, r->err));
+		TRY(is_encoding_pair(r, name, p, &yes));
+		if (yes)
+			TRY(marshal_skip(r->doc, p, &p, r->err));
+		else
+		{
+			marshal_write_symbol_enc(r->w, name.ptr, name.len, nenc);
+			TRY(re_value(r, p, &p));
+		}
+	}
+	*end = p;
+	return MARSHAL_OK;
+}
+
+/* Containers: the elements follow node->items. */
+static MarshalStatus
+re_container(Reenc *r, const MarshalNode *n, int64_t orig, size_t *end)
+{
+	size_t		p = n->items;
+	uint32_t	slot = marshal_writer_objects(r->w);
+
+	switch (n->type)
+	{
+		case MT_ARRAY:
+			marshal_write_array(r->w, n->count);
+			remember(r, orig, slot);
+			for (uint32_t i = 0; i < n->count; i++)
+				TRY(re_value(r, p, &p));
+			break;
+		case MT_HASH:
+		case MT_HASH_DEF:
+			if (n->type == MT_HASH)
+				marshal_write_hash(r->w, n->count);
+			else
+				marshal_write_hash_with_default(r->w, n->count);
+			remember(r, orig, slot);
+			for (uint32_t i = 0; i < 2 * n->count + (n->type == MT_HASH_DEF); i++)
+				TRY(re_value(r, p, &p));
+			break;
+		case MT_STRUCT:
+		case MT_OBJECT:
+			marshal_write_named(r->w, n->type, n->cls.ptr, n->cls.len, n->count);
+			remember(r, orig, slot);
+			for (uint32_t i = 0; i < n->count; i++)
+			{
+				MarshalBytes name;
+				MarshalEncoding enc;
+
+				TRY(marshal_symbol(r->doc, p, &name, &enc, &p, r->err));
+				marshal_write_symbol_enc(r->w, name.ptr, name.len, enc);
+				TRY(re_value(r, p, &p));
+			}
+			break;
+		case MT_USRMARSHAL:
+		case MT_DATA:
+			marshal_write_named(r->w, n->type, n->cls.ptr, n->cls.len, 0);
+			remember(r, orig, slot);
+			TRY(re_value(r, p, &p));
+			break;
+		default:
+			return damaged(r, n->pos, "unexpected container");
+	}
+	*end = p;
+	return MARSHAL_OK;
+}
+
+static MarshalStatus
+re_value(Reenc *r, size_t pos, size_t *next)
+{
+	const MarshalDoc *doc = r->doc;
+	MarshalNode n;
+	size_t		p = pos;
+	int64_t		orig;
+	MarshalStatus st = MARSHAL_OK;
+
+	if (pos >= doc->len)
+		return damaged(r, pos, "missing value");
+	if (doc->buf[pos] == MT_LINK)
+	{
+		int64_t		k;
+
+		TRY(marshal_long(doc, pos + 1, &k, next, r->err));
+		if (k < 0 || k >= doc->index.nobjects)
+			return damaged(r, pos, "link out of range");
+		if (r->map[k])
+		{
+			marshal_write_link(r->w, r->map[k] - 1);
+			return MARSHAL_OK;
+		}
+		/* first use inside the value of an object written outside it */
+		{
+			size_t		ignored;
+
+			return re_value(r, doc->index.obj_pos[k], &ignored);
+		}
+	}
+	if (++r->depth > r->max_depth)
+	{
+		r->err->status = MARSHAL_ERR_DEPTH;
+		r->err->offset = pos;
+		snprintf(r->err->detail, sizeof(r->err->detail),
+				 "nesting deeper than %u levels", r->max_depth);
+		return MARSHAL_ERR_DEPTH;
+	}
+	if (r->depth % 8 == 0 && r->hooks && r->hooks->check_stack)
+		r->hooks->check_stack(r->hooks->ctx);
+
+	TRY(marshal_node(doc, pos, &n, r->err));
+	orig = slot_at(r, pos);
+
+	/* the wrappers, in MRI's order: I, e..., C */
+	if (n.type != MT_SYMBOL)
+	{
+		while (p < doc->len && (doc->buf[p] == MT_IVAR || doc->buf[p] == MT_EXTENDED ||
+								doc->buf[p] == MT_UCLASS))
+		{
+			MarshalBytes name;
+			int			c = doc->buf[p++];
+
+			if (c == MT_IVAR)
+			{
+				/* MRI writes no I for a flat value left without ivars */
+				if (n.next && n.encoding == MENC_BINARY)
+				{
+					int64_t		count;
+					size_t		q;
+					uint32_t	others;
+
+					TRY(marshal_long(doc, n.ivars, &count, &q, r->err));
+					TRY(count_other_ivars(r, q, count, &others));
+					if (others == 0)
+					{
+						n.has_ivars = 0;
+						continue;
+					}
+				}
+				marshal_write_ivar_wrapper(r->w);
+				continue;
+			}
+			TRY(marshal_symbol(doc, p, &name, NULL, &p, r->err));
+			if (c == MT_EXTENDED)
+				marshal_write_extended(r->w, name.ptr, name.len);
+			else
+				marshal_write_uclass(r->w, name.ptr, name.len);
+		}
+	}
+
+	switch (n.type)
+	{
+		case MT_NIL:
+			marshal_write_nil(r->w);
+			break;
+		case MT_TRUE:
+		case MT_FALSE:
+			marshal_write_bool(r->w, n.type == MT_TRUE);
+			break;
+		case MT_FIXNUM:
+			marshal_write_int(r->w, n.ival);
+			break;
+		case MT_SYMBOL:
+			marshal_write_symbol_enc(r->w, n.data.ptr, n.data.len, n.encoding);
+			break;
+		case MT_FLOAT:
+			{
+				double		d;
+				uint32_t	before = marshal_writer_objects(r->w);
+
+				if (!marshal_parse_float(n.data.ptr, n.data.len, &d))
+					return damaged(r, pos, "unreadable float");
+				marshal_write_float(r->w, d);
+				if (marshal_writer_objects(r->w) != before)
+					remember(r, orig, before);
+				break;
+			}
+		case MT_BIGNUM:
+			/* a Bignum that becomes an Integer is never linked: no mapping */
+			marshal_write_bignum(r->w, n.negative, n.data.ptr, n.data.len);
+			break;
+		case MT_STRING:
+			remember(r, orig, marshal_writer_objects(r->w));
+			marshal_write_string_bytes(r->w, n.data.ptr, n.data.len);
+			break;
+		case MT_REGEXP:
+			remember(r, orig, marshal_writer_objects(r->w));
+			marshal_write_regexp(r->w, n.data.ptr, n.data.len, n.regexp_options);
+			break;
+		case MT_CLASS:
+		case MT_MODULE:
+		case MT_MODULE_OLD:
+			/* the old-style M named a module; MRI writes modules as m */
+			remember(r, orig, marshal_writer_objects(r->w));
+			marshal_write_class(r->w, n.type == MT_MODULE_OLD ? MT_MODULE : n.type,
+								n.data.ptr, n.data.len);
+			break;
+		case MT_USERDEF:
+			marshal_write_userdef(r->w, n.cls.ptr, n.cls.len, n.data.ptr, n.data.len);
+			break;
+		default:
+			st = re_container(r, &n, orig, next);
+			break;
+	}
+	TRY(st);
+
+	/* flat values: their ivar block (if wrapped) follows at once */
+	if (n.next)
+	{
+		if (n.has_ivars && n.type != MT_SYMBOL)
+		{
+			int64_t		count;
+			size_t		q;
+
+			TRY(marshal_long(doc, n.ivars, &count, &q, r->err));
+			TRY(re_ivars(r, q, count, n.encoding, n.encname, next));
+		}
+		else
+			*next = n.next;
+		if (n.type == MT_USERDEF)
+			remember(r, orig, marshal_write_remember(r->w));
+	}
+	else if (n.has_ivars)
+	{
+		/* a container's ivars follow its elements */
+		int64_t		count;
+			MarshalBytes none = {NULL, 0};
+
+		TRY(marshal_long(doc, *next, &count, &p, r->err));
+		TRY(re_ivars(r, p, count, MENC_BINARY, none, next));
+	}
+	r->depth--;
+	return MARSHAL_OK;
+}
+
+MarshalStatus
+marshal_reencode(const MarshalDoc *doc, size_t pos, const MarshalHooks *hooks,
+				 uint8_t **out, size_t *len, MarshalError *err)
+{
+	Reenc		r;
+	size_t		next;
+	size_t		n = doc->index.nobjects;
+	MarshalStatus st;
+
+	memset(&r, 0, sizeof(r));
+	r.doc = doc;
+	r.err = err;
+	r.hooks = hooks;
+	r.max_depth = MARSHAL_DEFAULT_MAX_DEPTH * 100;
+	err->status = MARSHAL_OK;
+	r.w = marshal_writer_new(hooks);
+	r.map = hooks && hooks->alloc ? hooks->alloc(hooks->ctx, (n + 1) * sizeof(uint32_t))
+		: malloc((n + 1) * sizeof(uint32_t));
+	r.bypos = hooks && hooks->alloc ? hooks->alloc(hooks->ctx, (n + 1) * sizeof(SlotPos))
+		: malloc((n + 1) * sizeof(SlotPos));
+	if (r.w == NULL || r.map == NULL || r.bypos == NULL)
+		st = MARSHAL_ERR_NOMEM;
+	else
+	{
+		memset(r.map, 0, (n + 1) * sizeof(uint32_t));
+		for (size_t i = 0; i < n; i++)
+		{
+			r.bypos[i].pos = doc->index.obj_pos[i];
+			r.bypos[i].slot = (uint32_t) i;
+		}
+		qsort(r.bypos, n, sizeof(SlotPos), cmp_slotpos);
+		st = re_value(&r, pos, &next);
+	}
+	if (st == MARSHAL_OK)
+		st = marshal_writer_finish(r.w, out, len);
+	else if (r.w)
+		marshal_writer_free(r.w);
+	if (st == MARSHAL_ERR_NOMEM)
+	{
+		err->status = st;
+		snprintf(err->detail, sizeof(err->detail), "out of memory");
+	}
+	if (hooks && hooks->free)
+	{
+		if (r.map)
+			hooks->free(hooks->ctx, r.map);
+		if (r.bypos)
+			hooks->free(hooks->ctx, r.bypos);
+	}
+	else
+	{
+		free(r.map);
+		free(r.bypos);
+	}
+	return st;
+}
