@@ -251,12 +251,13 @@ extern MarshalStatus marshal_skip(const MarshalDoc *doc, size_t pos,
 								  size_t *end, MarshalError *err);
 
 /*
- * Name of the symbol at pos (":" or ";n", optionally I-wrapped) and, if enc
- * is not NULL, its encoding; *end after it.
+ * Name of the symbol at pos (":" or ";n", optionally I-wrapped) and, where
+ * enc and encname are not NULL, its encoding; *end after it.
  */
 extern MarshalStatus marshal_symbol(const MarshalDoc *doc, size_t pos,
 									MarshalBytes *name, MarshalEncoding *enc,
-									size_t *end, MarshalError *err);
+									MarshalBytes *encname, size_t *end,
+									MarshalError *err);
 
 /* Read one packed long at pos (lengths, counts, Integers). */
 extern MarshalStatus marshal_long(const MarshalDoc *doc, size_t pos,
@@ -388,7 +389,8 @@ extern void marshal_write_userdef(MarshalWriter *w, const uint8_t *cls,
 extern void marshal_write_bignum(MarshalWriter *w, bool negative,
 								 const uint8_t *mag, size_t len);
 extern void marshal_write_symbol_enc(MarshalWriter *w, const uint8_t *name,
-									 size_t len, MarshalEncoding enc);
+									 size_t len, MarshalEncoding enc,
+									 MarshalBytes encname);
 /* an encoding ivar pair: :E true/false, or :encoding and the cached name */
 extern void marshal_write_encoding(MarshalWriter *w, MarshalEncoding enc,
 								   const uint8_t *name, size_t len);
@@ -405,5 +407,84 @@ extern MarshalStatus marshal_reencode(const MarshalDoc *doc, size_t pos,
 
 /* The float text w_float writes ("1", "1.5", "1e-5", "-0", "inf"). */
 extern size_t marshal_float_text(double d, char *out);
+
+/*
+ * The containers of the JSON view (marshal_view.c).  Navigation and the
+ * JSON walker both use this, so v -> k always agrees with v::jsonb -> k.
+ */
+typedef enum MarshalViewKind
+{
+	MV_SCALAR = 0,				/* a JSON scalar (or an object made of one) */
+	MV_ARRAY,					/* Array: its elements */
+	MV_SET,						/* Set: the keys of its @hash */
+	MV_HASH,					/* Hash of any kind: key.to_s => value */
+	MV_STRUCT,					/* Struct: member => value */
+	MV_IVARS					/* plain object: @ivar (without @) => value */
+} MarshalViewKind;
+
+typedef struct MarshalView
+{
+	MarshalViewKind kind;
+	MarshalNode node;			/* the value itself, through wrappers */
+	size_t		items;			/* the first entry */
+	uint32_t	count;			/* entries, ivars not starting with @ too */
+} MarshalView;
+
+typedef struct MarshalViewIter
+{
+	const MarshalView *view;
+	uint32_t	i;
+	size_t		pos;			/* next entry (once the last value is past) */
+	size_t		value;			/* the last value returned, to skip */
+} MarshalViewIter;
+
+typedef struct MarshalEntry
+{
+	size_t		key;			/* MV_HASH: offset of the key value */
+	MarshalBytes name;			/* MV_STRUCT, MV_IVARS: the name */
+	MarshalEncoding name_enc;
+	MarshalBytes name_encname;
+	size_t		value;			/* offset of the value (or element) */
+} MarshalEntry;
+
+/* A key as text: key.to_s of a Hash key, or a member/ivar name. */
+typedef struct MarshalKeyText
+{
+	bool		ok;				/* false: a key whose to_s is not produced */
+	int			type;			/* type byte of a Hash key */
+	MarshalBytes text;
+	MarshalEncoding encoding;
+	MarshalBytes encname;
+} MarshalKeyText;
+
+extern MarshalStatus marshal_view(const MarshalDoc *doc, size_t pos,
+								  MarshalView *view, MarshalError *err);
+extern void marshal_view_iter(const MarshalView *view, MarshalViewIter *it);
+/* A walker that went through the last value tells where it ended. */
+extern void marshal_view_value_end(MarshalViewIter *it, size_t end);
+extern MarshalStatus marshal_view_next(const MarshalDoc *doc,
+									   MarshalViewIter *it, MarshalEntry *e,
+									   bool *done, MarshalError *err);
+/* buf (at least 64 bytes) holds the text of non-String keys */
+extern MarshalStatus marshal_key_text(const MarshalDoc *doc,
+									  const MarshalEntry *e, char *buf,
+									  size_t size, MarshalKeyText *key,
+									  MarshalError *err);
+/*
+ * The value under a key (UTF-8 text) or at an index (negative from the end)
+ * of a view, as jsonb's -> finds it; *found = 0 when there is none.
+ */
+extern MarshalStatus marshal_view_find(const MarshalDoc *doc,
+									   const MarshalView *view,
+									   const char *key, size_t keylen,
+									   int64_t index, bool by_index,
+									   size_t *found, MarshalError *err);
+
+/* The JSON view of the value at pos only (navigation results). */
+extern MarshalStatus marshal_to_json_at(const MarshalDoc *doc, size_t pos,
+										const MarshalJsonSink *sink,
+										const MarshalJsonOptions *opts,
+										const MarshalHooks *hooks,
+										MarshalError *err);
 
 #endif							/* RBMARSHAL_MARSHAL_H */

@@ -60,7 +60,7 @@ read_encoding_ivars(const MarshalDoc *doc, size_t pos, int64_t count,
 		MarshalBytes name;
 		MarshalNode value;
 
-		if ((st = marshal_symbol(doc, pos, &name, NULL, &pos, err)) != MARSHAL_OK ||
+		if ((st = marshal_symbol(doc, pos, &name, NULL, NULL, &pos, err)) != MARSHAL_OK ||
 			(st = marshal_node(doc, pos, &value, err)) != MARSHAL_OK)
 			return st;
 		if (name.len == 1 && name.ptr[0] == 'E')
@@ -87,7 +87,8 @@ read_encoding_ivars(const MarshalDoc *doc, size_t pos, int64_t count,
 
 MarshalStatus
 marshal_symbol(const MarshalDoc *doc, size_t pos, MarshalBytes *name,
-			   MarshalEncoding *enc, size_t *end, MarshalError *err)
+			   MarshalEncoding *enc, MarshalBytes *encname, size_t *end,
+			   MarshalError *err)
 {
 	int			ivar = 0;
 	int64_t		n;
@@ -114,6 +115,13 @@ marshal_symbol(const MarshalDoc *doc, size_t pos, MarshalBytes *name,
 		info.encoding = (MarshalEncoding) doc->index.sym_enc[n];
 		if ((st = read_bytes(doc, p, name, &p, err)) != MARSHAL_OK)
 			return st;
+		/* a named encoding: its name is in the definition's ivars */
+		if (info.encoding == MENC_NAMED && encname)
+		{
+			if ((st = marshal_long(doc, p, &n, &p, err)) != MARSHAL_OK ||
+				(st = read_encoding_ivars(doc, p, n, &info, &p, err)) != MARSHAL_OK)
+				return st;
+		}
 	}
 	else if (doc->buf[pos] == MT_SYMBOL)
 	{
@@ -131,6 +139,8 @@ marshal_symbol(const MarshalDoc *doc, size_t pos, MarshalBytes *name,
 	}
 	if (enc)
 		*enc = info.encoding;
+	if (encname)
+		*encname = info.encname;
 	*end = pos;
 	return MARSHAL_OK;
 }
@@ -160,12 +170,12 @@ marshal_node(const MarshalDoc *doc, size_t pos, MarshalNode *node,
 				node->has_ivars = 1;
 				continue;
 			case MT_EXTENDED:
-				if ((st = marshal_symbol(doc, pos, &ignored, NULL, &pos, err)) != MARSHAL_OK)
+				if ((st = marshal_symbol(doc, pos, &ignored, NULL, NULL, &pos, err)) != MARSHAL_OK)
 					return st;
 				node->nextended++;
 				continue;
 			case MT_UCLASS:
-				if ((st = marshal_symbol(doc, pos, &node->uclass, NULL, &pos, err)) != MARSHAL_OK)
+				if ((st = marshal_symbol(doc, pos, &node->uclass, NULL, NULL, &pos, err)) != MARSHAL_OK)
 					return st;
 				continue;
 			case MT_LINK:
@@ -214,7 +224,8 @@ marshal_node(const MarshalDoc *doc, size_t pos, MarshalNode *node,
 				node->type = MT_SYMBOL;
 				node->has_ivars = 0;
 				return marshal_symbol(doc, node->pos, &node->data,
-									  &node->encoding, &node->next, err);
+									  &node->encoding, &node->encname,
+									  &node->next, err);
 			case MT_FLOAT:
 			case MT_STRING:
 			case MT_CLASS:
@@ -244,7 +255,7 @@ marshal_node(const MarshalDoc *doc, size_t pos, MarshalNode *node,
 				node->next = pos + 1;
 				break;
 			case MT_USERDEF:
-				if ((st = marshal_symbol(doc, pos, &node->cls, NULL, &pos, err)) != MARSHAL_OK ||
+				if ((st = marshal_symbol(doc, pos, &node->cls, NULL, NULL, &pos, err)) != MARSHAL_OK ||
 					(st = read_bytes(doc, pos, &node->data, &node->next, err)) != MARSHAL_OK)
 					return st;
 				break;
@@ -259,7 +270,7 @@ marshal_node(const MarshalDoc *doc, size_t pos, MarshalNode *node,
 				return MARSHAL_OK;
 			case MT_STRUCT:
 			case MT_OBJECT:
-				if ((st = marshal_symbol(doc, pos, &node->cls, NULL, &pos, err)) != MARSHAL_OK ||
+				if ((st = marshal_symbol(doc, pos, &node->cls, NULL, NULL, &pos, err)) != MARSHAL_OK ||
 					(st = marshal_long(doc, pos, &n, &node->items, err)) != MARSHAL_OK)
 					return st;
 				/* a negative ivar count means none, as in MRI */
@@ -272,7 +283,7 @@ marshal_node(const MarshalDoc *doc, size_t pos, MarshalNode *node,
 			case MT_USRMARSHAL:
 			case MT_DATA:
 				/* the wrapped value follows; items points at it */
-				if ((st = marshal_symbol(doc, pos, &node->cls, NULL, &node->items, err)) != MARSHAL_OK)
+				if ((st = marshal_symbol(doc, pos, &node->cls, NULL, NULL, &node->items, err)) != MARSHAL_OK)
 					return st;
 				return MARSHAL_OK;
 			default:
@@ -330,7 +341,7 @@ marshal_skip(const MarshalDoc *doc, size_t pos, size_t *end,
 			{
 				MarshalBytes name;
 
-				if ((st = marshal_symbol(doc, pos, &name, NULL, &pos, err)) != MARSHAL_OK ||
+				if ((st = marshal_symbol(doc, pos, &name, NULL, NULL, &pos, err)) != MARSHAL_OK ||
 					(st = marshal_skip(doc, pos, &pos, err)) != MARSHAL_OK)
 					return st;
 			}
@@ -351,7 +362,7 @@ marshal_skip(const MarshalDoc *doc, size_t pos, size_t *end,
 		{
 			MarshalBytes name;
 
-			if ((st = marshal_symbol(doc, pos, &name, NULL, &pos, err)) != MARSHAL_OK ||
+			if ((st = marshal_symbol(doc, pos, &name, NULL, NULL, &pos, err)) != MARSHAL_OK ||
 				(st = marshal_skip(doc, pos, &pos, err)) != MARSHAL_OK)
 				return st;
 		}

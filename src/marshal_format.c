@@ -253,3 +253,56 @@ marshal_format_year(int64_t y, char *out)
 		return (size_t) sprintf(out, "-%04lld", (long long) -y);
 	return (size_t) sprintf(out, "%04lld", (long long) y);
 }
+
+bool
+marshal_bignum_decimal(const uint8_t *mag, size_t len, bool negative,
+					   char *out, size_t size, size_t *outlen,
+					   uint32_t *limbs)
+{
+	size_t		nlimbs = (len + 3) / 4;
+	size_t		top;
+	size_t		nd = 0;
+
+	/* 2.41 digits per byte, a sign and a NUL */
+	if (len * 3 + 3 > size)
+		return false;
+	memset(limbs, 0, nlimbs * sizeof(uint32_t));
+	for (size_t i = 0; i < len; i++)
+		limbs[i / 4] |= (uint32_t) mag[i] << (8 * (i % 4));
+	top = nlimbs;
+	while (top > 0 && limbs[top - 1] == 0)
+		top--;
+	while (top > 0)
+	{
+		uint64_t	rem = 0;
+
+		for (size_t i = top; i-- > 0;)
+		{
+			uint64_t	cur = rem << 32 | limbs[i];
+
+			limbs[i] = (uint32_t) (cur / 1000000000u);
+			rem = cur % 1000000000u;
+		}
+		while (top > 0 && limbs[top - 1] == 0)
+			top--;
+		for (int k = 0; k < 9 && (top > 0 || rem > 0); k++)
+		{
+			out[nd++] = (char) ('0' + rem % 10);
+			rem /= 10;
+		}
+	}
+	if (nd == 0)
+		out[nd++] = '0';
+	if (negative && !(nd == 1 && out[0] == '0'))
+		out[nd++] = '-';
+	for (size_t i = 0; i < nd / 2; i++)
+	{
+		char		t = out[i];
+
+		out[i] = out[nd - 1 - i];
+		out[nd - 1 - i] = t;
+	}
+	out[nd] = '\0';
+	*outlen = nd;
+	return true;
+}

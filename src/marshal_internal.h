@@ -62,4 +62,19 @@ extern void marshal_civil_from_days(int64_t days, int64_t *y, int *m, int *d);
 extern void marshal_julian_from_jd(int64_t jd, int64_t *y, int *m, int *d);
 extern size_t marshal_format_year(int64_t y, char *out);
 
+/*
+ * Decimal text of a bignum magnitude (little-endian bytes); false if it
+ * does not fit out (3 * len + 3 bytes always do).  limbs is scratch for
+ * (len + 3) / 4 words.
+ */
+extern bool marshal_bignum_decimal(const uint8_t *mag, size_t len,
+								   bool negative, char *out, size_t size,
+								   size_t *outlen, uint32_t *limbs);
+
+/* marshal_view.c */
+extern bool marshal_bytes_eq(MarshalBytes b, const char *s);
+extern MarshalStatus marshal_find_ivar(const MarshalDoc *doc, size_t pos,
+									   uint32_t count, const char *name,
+									   size_t *vpos, MarshalError *err);
+
 #endif							/* RBMARSHAL_MARSHAL_INTERNAL_H */

@@ -47,14 +47,6 @@ typedef struct Walk
 
 static MarshalStatus emit_value(Walk *w, size_t pos, size_t *next);
 
-static bool
-bytes_eq(MarshalBytes b, const char *s)
-{
-	size_t		n = strlen(s);
-
-	return b.len == n && memcmp(b.ptr, s, n) == 0;
-}
-
 /* "$.a[3].b" for the current path, for error messages. */
 static void
 format_path(Walk *w, char *out, size_t size)
@@ -243,9 +235,9 @@ emit_text(Walk *w, size_t pos, const uint8_t *s, size_t len,
 	size_t		convlen;
 
 	TRY(charge(w, pos, len));
-	if (enc == MENC_NAMED && !bytes_eq(encname, "UTF-8") &&
-		!bytes_eq(encname, "US-ASCII") && !bytes_eq(encname, "ASCII-8BIT") &&
-		!bytes_eq(encname, "BINARY"))
+	if (enc == MENC_NAMED && !marshal_bytes_eq(encname, "UTF-8") &&
+		!marshal_bytes_eq(encname, "US-ASCII") && !marshal_bytes_eq(encname, "ASCII-8BIT") &&
+		!marshal_bytes_eq(encname, "BINARY"))
 	{
 		char		name[64];
 
@@ -333,65 +325,20 @@ emit_text(Walk *w, size_t pos, const uint8_t *s, size_t len,
 	}
 }
 
-/* Decimal digits of a bignum's magnitude (little-endian bytes). */
+/* Decimal digits of a bignum (scratch from the hooks; free *out). */
 static MarshalStatus
 bignum_text(Walk *w, size_t pos, const MarshalNode *n, char **out, size_t *outlen)
 {
-	size_t		nlimbs = (n->data.len + 3) / 4;
-	uint32_t   *limbs;
-	char	   *digits;
-	size_t		nd = 0;
-	size_t		cap = n->data.len * 3 + 3;	/* 2.41 digits per byte */
-	size_t		top;
+	size_t		size = n->data.len * 3 + 3;
+	uint32_t   *limbs = walk_alloc(w, (n->data.len + 3) / 4 * sizeof(uint32_t) + 4);
+	char	   *digits = walk_alloc(w, size);
 
-	limbs = walk_alloc(w, (nlimbs + 1) * sizeof(uint32_t));
-	digits = walk_alloc(w, cap + 2);
 	if (limbs == NULL || digits == NULL)
 		return fail(w, MARSHAL_ERR_NOMEM, pos, "out of memory");
-	memset(limbs, 0, (nlimbs + 1) * sizeof(uint32_t));
-	for (size_t i = 0; i < n->data.len; i++)
-		limbs[i / 4] |= (uint32_t) n->data.ptr[i] << (8 * (i % 4));
-	top = nlimbs;
-	while (top > 0 && limbs[top - 1] == 0)
-		top--;
-	/* repeated division by 10^9, nine digits at a time */
-	while (top > 0)
-	{
-		uint64_t	rem = 0;
-
-		for (size_t i = top; i-- > 0;)
-		{
-			uint64_t	cur = rem << 32 | limbs[i];
-
-			limbs[i] = (uint32_t) (cur / 1000000000u);
-			rem = cur % 1000000000u;
-		}
-		while (top > 0 && limbs[top - 1] == 0)
-			top--;
-		for (int k = 0; k < 9 && (top > 0 || rem > 0); k++)
-		{
-			digits[nd++] = (char) ('0' + rem % 10);
-			rem /= 10;
-		}
-		if ((w->steps++ & 1023) == 0 && w->hooks && w->hooks->check_interrupts)
-			w->hooks->check_interrupts(w->hooks->ctx);
-	}
-	if (nd == 0)
-		digits[nd++] = '0';
-	if (n->negative && !(nd == 1 && digits[0] == '0'))
-		digits[nd++] = '-';
-	/* reverse into place */
-	for (size_t i = 0; i < nd / 2; i++)
-	{
-		char		t = digits[i];
-
-		digits[i] = digits[nd - 1 - i];
-		digits[nd - 1 - i] = t;
-	}
-	digits[nd] = '\0';
+	marshal_bignum_decimal(n->data.ptr, n->data.len, n->negative, digits, size,
+						   outlen, limbs);
 	walk_free(w, limbs);
 	*out = digits;
-	*outlen = nd;
 	return MARSHAL_OK;
 }
 
@@ -442,7 +389,7 @@ for_each_ivar(Walk *w, size_t pos, uint32_t count, IvarFn fn, void *arg,
 	{
 		MarshalBytes name;
 
-		TRY(marshal_symbol(w->doc, pos, &name, NULL, &pos, err));
+		TRY(marshal_symbol(w->doc, pos, &name, NULL, NULL, &pos, err));
 		if (fn)
 			TRY(fn(w, name, pos, arg));
 		TRY(marshal_skip(w->doc, pos, &pos, err));
@@ -464,7 +411,7 @@ find_ivar_fn(Walk *w, MarshalBytes name, size_t vpos, void *arg)
 	FindIvar   *f = arg;
 
 	(void) w;
-	if (bytes_eq(name, f->name))
+	if (marshal_bytes_eq(name, f->name))
 		f->vpos = vpos;
 	return MARSHAL_OK;
 }
@@ -512,7 +459,7 @@ read_int_or_rational(Walk *w, size_t pos, int64_t *v, bool *ok)
 	MarshalNode n;
 
 	TRY(marshal_node(w->doc, pos, &n, w->err));
-	if (n.type == MT_USRMARSHAL && bytes_eq(n.cls, "Rational"))
+	if (n.type == MT_USRMARSHAL && marshal_bytes_eq(n.cls, "Rational"))
 	{
 		MarshalNode arr;
 		size_t		p;
@@ -564,20 +511,20 @@ time_ivar_fn(Walk *w, MarshalBytes name, size_t vpos, void *arg)
 	TimeIvars  *ti = arg;
 	bool		ok = true;
 
-	if (bytes_eq(name, "offset"))
+	if (marshal_bytes_eq(name, "offset"))
 	{
 		TRY(read_int_or_rational(w, vpos, &ti->t->offset, &ok));
 		if (ok)
 			ti->t->utc = false;
 	}
-	else if (bytes_eq(name, "nano_num"))
+	else if (marshal_bytes_eq(name, "nano_num"))
 	{
 		TRY(read_int(w, vpos, &ti->nano_num, &ok));
 		ti->has_nano = true;
 	}
-	else if (bytes_eq(name, "nano_den"))
+	else if (marshal_bytes_eq(name, "nano_den"))
 		TRY(read_int(w, vpos, &ti->nano_den, &ok));
-	else if (bytes_eq(name, "submicro"))
+	else if (marshal_bytes_eq(name, "submicro"))
 	{
 		MarshalNode n;
 
@@ -770,7 +717,7 @@ emit_time_with_zone(Walk *w, const MarshalNode *n)
 	len = format_wall(local.epoch + (local.utc ? 0 : local.offset), local.nsec,
 					  w->opts.time_precision, buf);
 	if (el[1].type == MT_STRING &&
-		(bytes_eq(el[1].data, "UTC") || bytes_eq(el[1].data, "Etc/UTC")))
+		(marshal_bytes_eq(el[1].data, "UTC") || marshal_bytes_eq(el[1].data, "Etc/UTC")))
 		buf[len++] = 'Z';
 	else
 	{
@@ -1082,7 +1029,7 @@ emit_numeric_pair(Walk *w, const MarshalNode *n, bool complex)
 	TRY(marshal_node(w->doc, p, &a, w->err));
 	TRY(marshal_skip(w->doc, p, &p, w->err));
 	TRY(marshal_node(w->doc, p, &b, w->err));
-	if (complex && a.type == MT_USRMARSHAL && bytes_eq(a.cls, "Rational"))
+	if (complex && a.type == MT_USRMARSHAL && marshal_bytes_eq(a.cls, "Rational"))
 		return fail(w, MARSHAL_ERR_UNREPRESENTABLE, n->pos, "Complex of Rationals");
 	TRY(number_to_s(w, arr.items, &a, as, sizeof(as), &ok1));
 	TRY(number_to_s(w, p, &b, bs, sizeof(bs), &ok2));
@@ -1105,136 +1052,104 @@ emit_numeric_pair(Walk *w, const MarshalNode *n, bool complex)
 	return MARSHAL_OK;
 }
 
-/* A hash key as Ruby's key.to_s. */
+/* An entry's key: key.to_s of a Hash key, or a member/ivar name. */
 static MarshalStatus
-emit_key(Walk *w, size_t pos, size_t *next)
+emit_key(Walk *w, const MarshalEntry *e)
 {
-	MarshalNode n;
+	MarshalKeyText k;
 	char		buf[400];
-	bool		ok;
+	size_t		at = e->key ? e->key : e->value;
 
-	TRY(marshal_node(w->doc, pos, &n, w->err));
-	if (n.type == MT_STRING || n.type == MT_SYMBOL)
+	TRY(marshal_key_text(w->doc, e, buf, sizeof(buf), &k, w->err));
+	if (!k.ok)
 	{
-		TRY(emit_text(w, pos, n.data.ptr, n.data.len, n.encoding, n.encname, true));
-		*next = n.next;
+		MarshalNode n;
+
+		TRY(marshal_node(w->doc, e->key, &n, w->err));
+		return fail(w, MARSHAL_ERR_UNREPRESENTABLE, at,
+					"a hash key of class %s cannot be converted", type_name(&n));
+	}
+	if (w->depth < PATH_STEPS)
+	{
+		w->path[w->depth].key = k.text.ptr;
+		w->path[w->depth].keylen = k.text.len;
+	}
+	if (k.text.ptr == (const uint8_t *) buf)
+	{
+		/* the text of a number or nil: ASCII scratch */
+		TRY(charge(w, at, 0));
+		w->sink->key(w->sink->ctx, buf, k.text.len, false);
 		return MARSHAL_OK;
 	}
-	TRY(scalar_to_s(w, pos, &n, buf, sizeof(buf), &ok));
-	if (!ok)
-		return fail(w, MARSHAL_ERR_UNREPRESENTABLE, pos,
-					"a hash key of class %s cannot be converted", type_name(&n));
-	TRY(charge(w, pos, 0));
-	w->sink->key(w->sink->ctx, buf, strlen(buf), false);
-	if (n.next)
-		*next = n.next;
+	return emit_text(w, at, k.text.ptr, k.text.len, k.encoding, k.encname, true);
+}
+
+/*
+ * The entries of a container view: an array's elements or an object's
+ * pairs.  *end receives where the entries end.
+ */
+static MarshalStatus
+emit_entries(Walk *w, const MarshalView *view, size_t *end)
+{
+	const MarshalJsonSink *k = w->sink;
+	bool		object = view->kind == MV_HASH || view->kind == MV_STRUCT ||
+		view->kind == MV_IVARS;
+	MarshalViewIter it;
+	MarshalEntry e;
+	bool		done;
+	int64_t		i = 0;
+
+	if (object)
+		k->begin_object(k->ctx);
 	else
-		TRY(marshal_skip(w->doc, pos, next, w->err));
-	return MARSHAL_OK;
-}
-
-static MarshalStatus
-emit_hash_pairs(Walk *w, size_t pos, uint32_t count, size_t *end)
-{
-	w->sink->begin_object(w->sink->ctx);
-	for (uint32_t i = 0; i < count; i++)
+		k->begin_array(k->ctx);
+	marshal_view_iter(view, &it);
+	for (;;)
 	{
-		size_t		kpos = pos;
+		size_t		vend;
 
-		TRY(emit_key(w, kpos, &pos));
-		if (w->depth < PATH_STEPS)
-		{
-			MarshalNode k;
-
-			TRY(marshal_node(w->doc, kpos, &k, w->err));
-			w->path[w->depth].key = k.data.ptr;
-			w->path[w->depth].keylen = k.type == MT_STRING || k.type == MT_SYMBOL ? k.data.len : 0;
-		}
-		TRY(emit_value(w, pos, &pos));
-	}
-	w->sink->end_object(w->sink->ctx);
-	*end = pos;
-	return MARSHAL_OK;
-}
-
-/* The keys of a Set's @hash, as an array. */
-static MarshalStatus
-emit_set(Walk *w, const MarshalNode *n)
-{
-	size_t		vpos;
-	MarshalNode h;
-	size_t		p;
-
-	TRY(find_ivar(w, n->items, n->count, "@hash", &vpos));
-	if (!vpos)
-		return fail(w, MARSHAL_ERR_UNREPRESENTABLE, n->pos, "Set without @hash");
-	TRY(marshal_node(w->doc, vpos, &h, w->err));
-	if (h.type != MT_HASH && h.type != MT_HASH_DEF)
-		return fail(w, MARSHAL_ERR_UNREPRESENTABLE, n->pos, "Set whose @hash is not a Hash");
-	p = h.items;
-	w->sink->begin_array(w->sink->ctx);
-	for (uint32_t i = 0; i < h.count; i++)
-	{
-		if (w->depth < PATH_STEPS)
+		TRY(marshal_view_next(w->doc, &it, &e, &done, w->err));
+		if (done)
+			break;
+		if (object)
+			TRY(emit_key(w, &e));
+		else if (w->depth < PATH_STEPS)
 		{
 			w->path[w->depth].key = NULL;
-			w->path[w->depth].index = i;
+			w->path[w->depth].index = i++;
 		}
-		TRY(emit_value(w, p, &p));
-		TRY(marshal_skip(w->doc, p, &p, w->err));
+		TRY(emit_value(w, e.value, &vend));
+		if (view->kind != MV_SET)
+			marshal_view_value_end(&it, vend);
 	}
-	w->sink->end_array(w->sink->ctx);
+	if (object)
+		k->end_object(k->ctx);
+	else
+		k->end_array(k->ctx);
+	*end = it.pos;
 	return MARSHAL_OK;
 }
 
-/* instance_values: @ivars without the @, other ivars ignored. */
+/* Objects and U classes that are JSON scalars (MV_SCALAR containers). */
 static MarshalStatus
-emit_instance_values(Walk *w, size_t pos, uint32_t count, size_t *end)
-{
-	w->sink->begin_object(w->sink->ctx);
-	for (uint32_t i = 0; i < count; i++)
-	{
-		MarshalBytes name;
-
-		TRY(marshal_symbol(w->doc, pos, &name, NULL, &pos, w->err));
-		if (name.len > 1 && name.ptr[0] == '@')
-		{
-			MarshalBytes key = {name.ptr + 1, name.len - 1};
-			MarshalBytes none = {NULL, 0};
-
-			TRY(emit_text(w, pos, key.ptr, key.len, MENC_UTF8, none, true));
-			if (w->depth < PATH_STEPS)
-			{
-				w->path[w->depth].key = key.ptr;
-				w->path[w->depth].keylen = key.len;
-			}
-			TRY(emit_value(w, pos, &pos));
-		}
-		else
-			TRY(marshal_skip(w->doc, pos, &pos, w->err));
-	}
-	w->sink->end_object(w->sink->ctx);
-	*end = pos;
-	return MARSHAL_OK;
-}
-
-/* An `o` object: known Rails/Ruby classes first, else instance_values. */
-static MarshalStatus
-emit_object(Walk *w, const MarshalNode *n, size_t *end)
+emit_scalar_object(Walk *w, const MarshalNode *n)
 {
 	size_t		vpos;
+	size_t		ignored;
 
-	if (bytes_eq(n->cls, "Set"))
+	if (n->type == MT_USRMARSHAL)
 	{
-		TRY(emit_set(w, n));
-		return for_each_ivar(w, n->items, n->count, NULL, NULL, end);
+		if (marshal_bytes_eq(n->cls, "Date") || marshal_bytes_eq(n->cls, "DateTime"))
+			return emit_date(w, n, n->cls.len == 8);
+		if (marshal_bytes_eq(n->cls, "ActiveSupport::TimeWithZone"))
+			return emit_time_with_zone(w, n);
+		return emit_numeric_pair(w, n, marshal_bytes_eq(n->cls, "Complex"));
 	}
-	if (bytes_eq(n->cls, "Range"))
-	{
-		TRY(emit_range(w, n));
-		return for_each_ivar(w, n->items, n->count, NULL, NULL, end);
-	}
-	if (bytes_eq(n->cls, "ActiveSupport::Duration"))
+	if (n->type != MT_OBJECT)
+		return fail(w, MARSHAL_ERR_FORMAT, n->pos, "unexpected container");
+	if (marshal_bytes_eq(n->cls, "Range"))
+		return emit_range(w, n);
+	if (marshal_bytes_eq(n->cls, "ActiveSupport::Duration"))
 	{
 		MarshalNode v;
 
@@ -1244,6 +1159,7 @@ emit_object(Walk *w, const MarshalNode *n, size_t *end)
 		TRY(marshal_node(w->doc, vpos, &v, w->err));
 		if (v.type == MT_FLOAT)
 		{
+			/* as_json is to_i */
 			double		d;
 
 			if (!marshal_parse_float(v.data.ptr, v.data.len, &d) || !isfinite(d) ||
@@ -1251,45 +1167,29 @@ emit_object(Walk *w, const MarshalNode *n, size_t *end)
 				return fail(w, MARSHAL_ERR_UNREPRESENTABLE, n->pos,
 							"Duration of a non-finite number of seconds");
 			w->sink->integer(w->sink->ctx, (int64_t) d);
+			return MARSHAL_OK;
 		}
-		else
-		{
-			size_t		ignored;
-
-			TRY(emit_value(w, vpos, &ignored));
-		}
-		return for_each_ivar(w, n->items, n->count, NULL, NULL, end);
+		return emit_value(w, vpos, &ignored);
 	}
-	if (bytes_eq(n->cls, "ActiveSupport::TimeZone"))
+	if (marshal_bytes_eq(n->cls, "ActiveSupport::TimeZone"))
 	{
 		TRY(find_ivar(w, n->items, n->count, "@name", &vpos));
 		if (vpos)
-		{
-			size_t		ignored;
-
-			TRY(emit_value(w, vpos, &ignored));
-			return for_each_ivar(w, n->items, n->count, NULL, NULL, end);
-		}
+			return emit_value(w, vpos, &ignored);
+		w->sink->null(w->sink->ctx);
+		return MARSHAL_OK;
 	}
 	/* an Exception: its message (internal ivar "mesg"), or its class name */
 	TRY(find_ivar(w, n->items, n->count, "mesg", &vpos));
-	if (vpos)
 	{
 		MarshalNode m;
 		MarshalBytes none = {NULL, 0};
 
 		TRY(marshal_node(w->doc, vpos, &m, w->err));
 		if (m.type == MT_NIL)
-			TRY(emit_text(w, n->pos, n->cls.ptr, n->cls.len, MENC_UTF8, none, false));
-		else
-		{
-			size_t		ignored;
-
-			TRY(emit_value(w, vpos, &ignored));
-		}
-		return for_each_ivar(w, n->items, n->count, NULL, NULL, end);
+			return emit_text(w, n->pos, n->cls.ptr, n->cls.len, MENC_UTF8, none, false);
+		return emit_value(w, vpos, &ignored);
 	}
-	return emit_instance_values(w, n->items, n->count, end);
 }
 
 /* Skip an I wrapper's ivar block that follows a container's elements. */
@@ -1307,80 +1207,30 @@ skip_trailing_ivars(Walk *w, const MarshalNode *n, size_t pos, size_t *end)
 	return for_each_ivar(w, pos, (uint32_t) (count > 0 ? count : 0), NULL, NULL, end);
 }
 
+/*
+ * A container value at pos (not a link): its view decides what it is.
+ * *end receives the offset after the whole value.
+ */
 static MarshalStatus
-emit_container(Walk *w, const MarshalNode *n, size_t *end)
+emit_container(Walk *w, size_t pos, size_t *end)
 {
-	const MarshalJsonSink *k = w->sink;
-	size_t		pos = n->items;
-	MarshalStatus st;
+	MarshalView view;
+	size_t		p;
 
-	switch (n->type)
+	TRY(marshal_view(w->doc, pos, &view, w->err));
+	if (view.kind == MV_SCALAR)
+		TRY(emit_scalar_object(w, &view.node));
+	else
+		TRY(emit_entries(w, &view, &p));
+
+	/* where the value ends: after the entries, when they are its own */
+	if (view.node.pos == pos && view.kind != MV_SCALAR && view.kind != MV_SET)
 	{
-		case MT_ARRAY:
-			k->begin_array(k->ctx);
-			for (uint32_t i = 0; i < n->count; i++)
-			{
-				if (w->depth < PATH_STEPS)
-				{
-					w->path[w->depth].key = NULL;
-					w->path[w->depth].index = i;
-				}
-				TRY(emit_value(w, pos, &pos));
-			}
-			k->end_array(k->ctx);
-			break;
-		case MT_HASH:
-		case MT_HASH_DEF:
-			TRY(emit_hash_pairs(w, pos, n->count, &pos));
-			if (n->type == MT_HASH_DEF)
-				TRY(marshal_skip(w->doc, pos, &pos, w->err));	/* the default */
-			break;
-		case MT_STRUCT:
-			k->begin_object(k->ctx);
-			for (uint32_t i = 0; i < n->count; i++)
-			{
-				MarshalBytes name;
-				MarshalEncoding enc;
-				MarshalBytes none = {NULL, 0};
-
-				TRY(marshal_symbol(w->doc, pos, &name, &enc, &pos, w->err));
-				TRY(emit_text(w, pos, name.ptr, name.len, enc, none, true));
-				if (w->depth < PATH_STEPS)
-				{
-					w->path[w->depth].key = name.ptr;
-					w->path[w->depth].keylen = name.len;
-				}
-				TRY(emit_value(w, pos, &pos));
-			}
-			k->end_object(k->ctx);
-			break;
-		case MT_OBJECT:
-			TRY(emit_object(w, n, &pos));
-			break;
-		case MT_USRMARSHAL:
-			if (bytes_eq(n->cls, "Date") || bytes_eq(n->cls, "DateTime"))
-				st = emit_date(w, n, n->cls.len == 8);
-			else if (bytes_eq(n->cls, "ActiveSupport::TimeWithZone"))
-				st = emit_time_with_zone(w, n);
-			else if (bytes_eq(n->cls, "Rational") || bytes_eq(n->cls, "Complex"))
-				st = emit_numeric_pair(w, n, n->cls.len == 7);
-			else
-			{
-				/* OpenStruct (its table) and unknown classes: the data */
-				size_t		ignored;
-
-				st = emit_value(w, pos, &ignored);
-			}
-			TRY(st);
-			TRY(marshal_skip(w->doc, pos, &pos, w->err));
-			break;
-		case MT_DATA:
-			TRY(emit_value(w, pos, &pos));
-			break;
-		default:
-			return fail(w, MARSHAL_ERR_FORMAT, n->pos, "unexpected container");
+		if (view.node.type == MT_HASH_DEF)
+			TRY(marshal_skip(w->doc, p, &p, w->err));	/* the default */
+		return skip_trailing_ivars(w, &view.node, p, end);
 	}
-	return skip_trailing_ivars(w, n, pos, end);
+	return marshal_skip(w->doc, pos, end, w->err);
 }
 
 /* A flat value: scalars, strings, symbols, regexps, u objects, classes. */
@@ -1438,9 +1288,9 @@ emit_flat(Walk *w, const MarshalNode *n)
 							 n->encoding == MENC_BINARY ? MENC_UTF8 : n->encoding,
 							 n->encname, false);
 		case MT_USERDEF:
-			if (bytes_eq(n->cls, "Time"))
+			if (marshal_bytes_eq(n->cls, "Time"))
 				return emit_time(w, n);
-			if (bytes_eq(n->cls, "BigDecimal"))
+			if (marshal_bytes_eq(n->cls, "BigDecimal"))
 				return emit_bigdecimal(w, n);
 			{
 				/* a _dump class we do not know: keep its bytes */
@@ -1471,6 +1321,7 @@ emit_value(Walk *w, size_t pos, size_t *next)
 {
 	MarshalNode n;
 	MarshalStatus st;
+	size_t		target;
 
 	TRY(marshal_node(w->doc, pos, &n, w->err));
 	TRY(charge(w, pos, 0));
@@ -1496,16 +1347,17 @@ emit_value(Walk *w, size_t pos, size_t *next)
 		w->hooks->check_stack(w->hooks->ctx);
 	w->active[w->nactive++] = n.pos;
 
+	/* a link to a container: convert the target, continue after the link */
+	target = n.pos;
 	if (n.next)
 	{
-		/* a link to a container: convert the target, continue after the link */
 		size_t		ignored;
 
-		st = emit_container(w, &n, &ignored);
+		st = emit_container(w, target, &ignored);
 		*next = n.next;
 	}
 	else
-		st = emit_container(w, &n, next);
+		st = emit_container(w, target, next);
 	w->nactive--;
 	w->depth--;
 	return st;

@@ -111,7 +111,7 @@ count_other_ivars(Reenc *r, size_t pos, int64_t count, uint32_t *others)
 	{
 		MarshalBytes name;
 
-		TRY(marshal_symbol(r->doc, pos, &name, NULL, &pos, r->err));
+		TRY(marshal_symbol(r->doc, pos, &name, NULL, NULL, &pos, r->err));
 		TRY(is_encoding_pair(r, name, pos, &yes));
 		*others += !yes;
 		TRY(marshal_skip(r->doc, pos, &pos, r->err));
@@ -140,14 +140,15 @@ re_ivars(Reenc *r, size_t pos, int64_t count, MarshalEncoding enc,
 	{
 		MarshalBytes name;
 		MarshalEncoding nenc;
+		MarshalBytes nencname;
 
-		TRY(marshal_symbol(r->doc, p, &name, &nenc, &p, r->err));
+		TRY(marshal_symbol(r->doc, p, &name, &nenc, &nencname, &p, r->err));
 		TRY(is_encoding_pair(r, name, p, &yes));
 		if (yes)
 			TRY(marshal_skip(r->doc, p, &p, r->err));
 		else
 		{
-			marshal_write_symbol_enc(r->w, name.ptr, name.len, nenc);
+			marshal_write_symbol_enc(r->w, name.ptr, name.len, nenc, nencname);
 			TRY(re_value(r, p, &p));
 		}
 	}
@@ -188,9 +189,10 @@ re_container(Reenc *r, const MarshalNode *n, int64_t orig, size_t *end)
 			{
 				MarshalBytes name;
 				MarshalEncoding enc;
+				MarshalBytes encname;
 
-				TRY(marshal_symbol(r->doc, p, &name, &enc, &p, r->err));
-				marshal_write_symbol_enc(r->w, name.ptr, name.len, enc);
+				TRY(marshal_symbol(r->doc, p, &name, &enc, &encname, &p, r->err));
+				marshal_write_symbol_enc(r->w, name.ptr, name.len, enc, encname);
 				TRY(re_value(r, p, &p));
 			}
 			break;
@@ -280,7 +282,7 @@ re_value(Reenc *r, size_t pos, size_t *next)
 				marshal_write_ivar_wrapper(r->w);
 				continue;
 			}
-			TRY(marshal_symbol(doc, p, &name, NULL, &p, r->err));
+			TRY(marshal_symbol(doc, p, &name, NULL, NULL, &p, r->err));
 			if (c == MT_EXTENDED)
 				marshal_write_extended(r->w, name.ptr, name.len);
 			else
@@ -301,7 +303,7 @@ re_value(Reenc *r, size_t pos, size_t *next)
 			marshal_write_int(r->w, n.ival);
 			break;
 		case MT_SYMBOL:
-			marshal_write_symbol_enc(r->w, n.data.ptr, n.data.len, n.encoding);
+			marshal_write_symbol_enc(r->w, n.data.ptr, n.data.len, n.encoding, n.encname);
 			break;
 		case MT_FLOAT:
 			{

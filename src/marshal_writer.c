@@ -518,12 +518,14 @@ marshal_write_float(MarshalWriter *w, double d)
 void
 marshal_write_symbol(MarshalWriter *w, const uint8_t *name, size_t len)
 {
-	marshal_write_symbol_enc(w, name, len, MENC_UTF8);
+	MarshalBytes none = {NULL, 0};
+
+	marshal_write_symbol_enc(w, name, len, MENC_UTF8, none);
 }
 
 void
 marshal_write_symbol_enc(MarshalWriter *w, const uint8_t *name, size_t len,
-						 MarshalEncoding enc)
+						 MarshalEncoding enc, MarshalBytes encname)
 {
 	uint64_t	h = hash_bytes(name, len);
 	uint32_t	idx;
@@ -551,7 +553,7 @@ marshal_write_symbol_enc(MarshalWriter *w, const uint8_t *name, size_t len,
 	put_byte(w, MT_SYMBOL);
 	put_bytes(w, name, len);
 	put_long(w, 1);
-	marshal_write_encoding(w, enc, NULL, 0);
+	marshal_write_encoding(w, enc, encname.ptr, encname.len);
 }
 
 void

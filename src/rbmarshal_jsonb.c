@@ -251,6 +251,79 @@ decode_utf16_32(const char *name, const uint8_t *s, size_t len,
 }
 
 /*
+ * PostgreSQL's SJIS and EUC_JP tables follow Microsoft's CP932, where Ruby's
+ * Shift_JIS and EUC-JP follow JIS X 0208: seven characters differ (checked
+ * over every double-byte code).  Ruby's mapping, by source bytes.
+ */
+static const struct
+{
+	uint16		sjis;
+	uint16		eucjp;
+	const char *utf8;
+}			jis_differences[] = {
+	{0x815C, 0xA1BD, "\xE2\x80\x94"},	/* U+2014 EM DASH */
+	{0x8160, 0xA1C1, "\xE3\x80\x9C"},	/* U+301C WAVE DASH */
+	{0x8161, 0xA1C2, "\xE2\x80\x96"},	/* U+2016 DOUBLE VERTICAL LINE */
+	{0x817C, 0xA1DD, "\xE2\x88\x92"},	/* U+2212 MINUS SIGN */
+	{0x8191, 0xA1F1, "\xC2\xA2"},	/* U+00A2 CENT SIGN */
+	{0x8192, 0xA1F2, "\xC2\xA3"},	/* U+00A3 POUND SIGN */
+	{0x81CA, 0xA2CC, "\xC2\xAC"},	/* U+00AC NOT SIGN */
+};
+
+static bool
+convert_run(Oid proc, int enc, const uint8_t *s, size_t len, StringInfo out)
+{
+	unsigned char *dest;
+	int			converted;
+
+	if (len == 0)
+		return true;
+	dest = palloc(len * MAX_CONVERSION_GROWTH + 1);
+	converted = pg_do_encoding_conversion_buf(proc, enc, PG_UTF8,
+											  (unsigned char *) s, (int) len,
+											  dest, (int) (len * MAX_CONVERSION_GROWTH + 1),
+											  true);
+	if (converted != (int) len)
+		return false;
+	appendStringInfoString(out, (char *) dest);
+	pfree(dest);
+	return true;
+}
+
+/* Convert with PostgreSQL, swapping in Ruby's mapping where JIS asks. */
+static bool
+convert_text(Oid proc, int enc, bool jis, const uint8_t *s, size_t len,
+			 StringInfo out)
+{
+	size_t		run = 0;
+	size_t		i = 0;
+
+	while (jis && i < len)
+	{
+		int			n = pg_encoding_mblen(enc, (const char *) s + i);
+		const char *ruby = NULL;
+
+		if (n == 2 && i + 2 <= len)
+		{
+			uint16		code = (uint16) (s[i] << 8 | s[i + 1]);
+
+			for (size_t k = 0; k < lengthof(jis_differences); k++)
+				if (code == (enc == PG_SJIS ? jis_differences[k].sjis : jis_differences[k].eucjp))
+					ruby = jis_differences[k].utf8;
+		}
+		if (ruby)
+		{
+			if (!convert_run(proc, enc, s + run, i - run, out))
+				return false;
+			appendStringInfoString(out, ruby);
+			run = i + 2;
+		}
+		i += n;
+	}
+	return convert_run(proc, enc, s + run, len - run, out);
+}
+
+/*
  * A string in a named Ruby encoding to UTF-8 with PostgreSQL's conversion
  * procedures; false (so the codec applies the binary policy) when the
  * encoding is unknown here or the bytes are not valid in it.
@@ -261,8 +334,7 @@ sink_transcode(void *ctx, const char *encname, const uint8_t *s, size_t len,
 {
 	int			enc = ruby_encoding_to_pg(encname);
 	Oid			proc;
-	unsigned char *dest;
-	int			converted;
+	StringInfoData buf;
 
 	if (enc < 0)
 		return decode_utf16_32(encname, s, len, out, outlen);
@@ -279,15 +351,15 @@ sink_transcode(void *ctx, const char *encname, const uint8_t *s, size_t len,
 	proc = FindDefaultConversionProc(enc, PG_UTF8);
 	if (!OidIsValid(proc))
 		return false;
-	dest = palloc(len * MAX_CONVERSION_GROWTH + 1);
-	converted = pg_do_encoding_conversion_buf(proc, enc, PG_UTF8,
-											  (unsigned char *) s, (int) len,
-											  dest, (int) (len * MAX_CONVERSION_GROWTH + 1),
-											  true);
-	if (converted != (int) len)
+	initStringInfo(&buf);
+	if (!convert_text(proc, enc,
+					  pg_strcasecmp(encname, "Shift_JIS") == 0 ||
+					  pg_strcasecmp(encname, "EUC-JP") == 0 ||
+					  pg_strcasecmp(encname, "eucJP") == 0,
+					  s, len, &buf))
 		return false;
-	*out = (char *) dest;
-	*outlen = strlen((char *) dest);
+	*out = buf.data;
+	*outlen = buf.len;
 	return true;
 }
 

@@ -62,6 +62,11 @@ bash test/check-fixtures.sh >"$log/fixtures" 2>&1
 cat "$log/fixtures"
 tally fixtures "$log/fixtures"
 
+echo "== differential data reproduces from Ruby"
+bash test/diff/check.sh >"$log/diff" 2>&1
+cat "$log/diff"
+tally diff-fixtures "$log/diff"
+
 echo "== regression suite (pg_regress in a throwaway cluster)"
 step install make -s install
 rm -rf results regression.diffs regression.out

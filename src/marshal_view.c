@@ -1,0 +1,326 @@
+/*
+ * marshal_view.c
+ *		The containers of the JSON view, for the JSON walker and navigation.
+ *
+ * Which Ruby values are JSON objects or arrays, and what their entries are,
+ * is decided here once: the jsonb conversion and the path operators both
+ * ask, so v -> k always agrees with v::jsonb -> k.
+ */
+#include "marshal_internal.h"
+
+#include <stdio.h>
+#include <string.h>
+
+bool
+marshal_bytes_eq(MarshalBytes b, const char *s)
+{
+	size_t		n = strlen(s);
+
+	return b.len == n && memcmp(b.ptr, s, n) == 0;
+}
+
+/* Value of the ivar called name among count pairs at pos; 0 if absent. */
+MarshalStatus
+marshal_find_ivar(const MarshalDoc *doc, size_t pos, uint32_t count,
+				  const char *name, size_t *vpos, MarshalError *err)
+{
+	MarshalStatus st;
+
+	*vpos = 0;
+	for (uint32_t i = 0; i < count; i++)
+	{
+		MarshalBytes n;
+
+		if ((st = marshal_symbol(doc, pos, &n, NULL, NULL, &pos, err)) != MARSHAL_OK)
+			return st;
+		if (marshal_bytes_eq(n, name))
+			*vpos = pos;
+		if ((st = marshal_skip(doc, pos, &pos, err)) != MARSHAL_OK)
+			return st;
+	}
+	return MARSHAL_OK;
+}
+
+/* U classes whose data is not the JSON value (they map to strings). */
+static bool
+usrmarshal_is_scalar(MarshalBytes cls)
+{
+	return marshal_bytes_eq(cls, "Date") || marshal_bytes_eq(cls, "DateTime") ||
+		marshal_bytes_eq(cls, "ActiveSupport::TimeWithZone") ||
+		marshal_bytes_eq(cls, "Rational") || marshal_bytes_eq(cls, "Complex");
+}
+
+MarshalStatus
+marshal_view(const MarshalDoc *doc, size_t pos, MarshalView *view,
+			 MarshalError *err)
+{
+	MarshalStatus st;
+	uint32_t	hops = 0;
+
+	memset(view, 0, sizeof(*view));
+	for (;;)
+	{
+		MarshalNode *n = &view->node;
+
+		if ((st = marshal_node(doc, pos, n, err)) != MARSHAL_OK)
+			return st;
+		view->items = n->items;
+		view->count = n->count;
+		switch (n->type)
+		{
+			case MT_ARRAY:
+				view->kind = MV_ARRAY;
+				return MARSHAL_OK;
+			case MT_HASH:
+			case MT_HASH_DEF:
+				view->kind = MV_HASH;
+				return MARSHAL_OK;
+			case MT_STRUCT:
+				view->kind = MV_STRUCT;
+				return MARSHAL_OK;
+			case MT_OBJECT:
+				{
+					size_t		v;
+
+					if (marshal_bytes_eq(n->cls, "Set"))
+					{
+						MarshalNode h;
+
+						if ((st = marshal_find_ivar(doc, n->items, n->count, "@hash", &v, err)) != MARSHAL_OK)
+							return st;
+						if (v == 0 || (st = marshal_node(doc, v, &h, err)) != MARSHAL_OK ||
+							(h.type != MT_HASH && h.type != MT_HASH_DEF))
+							return st != MARSHAL_OK ? st : MARSHAL_OK;	/* a scalar */
+						view->kind = MV_SET;
+						view->items = h.items;
+						view->count = h.count;
+						return MARSHAL_OK;
+					}
+					if (marshal_bytes_eq(n->cls, "Range") ||
+						marshal_bytes_eq(n->cls, "ActiveSupport::Duration") ||
+						marshal_bytes_eq(n->cls, "ActiveSupport::TimeZone"))
+						return MARSHAL_OK;	/* MV_SCALAR */
+					/* an Exception is its message */
+					if ((st = marshal_find_ivar(doc, n->items, n->count, "mesg", &v, err)) != MARSHAL_OK)
+						return st;
+					if (v)
+						return MARSHAL_OK;
+					view->kind = MV_IVARS;
+					return MARSHAL_OK;
+				}
+			case MT_USRMARSHAL:
+				if (usrmarshal_is_scalar(n->cls))
+					return MARSHAL_OK;
+				/* OpenStruct and unknown classes: the data they dumped */
+				pos = n->items;
+				break;
+			case MT_DATA:
+				pos = n->items;
+				break;
+			default:
+				return MARSHAL_OK;	/* MV_SCALAR */
+		}
+		if (++hops > doc->len)
+			return MARSHAL_OK;	/* a chain of U through links: give up */
+	}
+}
+
+void
+marshal_view_iter(const MarshalView *view, MarshalViewIter *it)
+{
+	it->view = view;
+	it->i = 0;
+	it->pos = view->items;
+	it->value = 0;
+}
+
+void
+marshal_view_value_end(MarshalViewIter *it, size_t end)
+{
+	it->pos = end;
+	it->value = 0;
+}
+
+MarshalStatus
+marshal_view_next(const MarshalDoc *doc, MarshalViewIter *it,
+				  MarshalEntry *e, bool *done, MarshalError *err)
+{
+	const MarshalView *v = it->view;
+	MarshalStatus st;
+
+	memset(e, 0, sizeof(*e));
+	/* past the previous value, unless the caller said where it ended */
+	if (it->value && (st = marshal_skip(doc, it->value, &it->pos, err)) != MARSHAL_OK)
+		return st;
+	it->value = 0;
+	for (;;)
+	{
+		if (v->kind == MV_SCALAR || it->i >= v->count)
+		{
+			*done = true;
+			return MARSHAL_OK;
+		}
+		*done = false;
+		it->i++;
+		switch (v->kind)
+		{
+			case MV_ARRAY:
+				break;
+			case MV_HASH:
+			case MV_SET:
+				/* a Set's elements are the keys of its @hash */
+				e->key = it->pos;
+				if ((st = marshal_skip(doc, it->pos, &it->pos, err)) != MARSHAL_OK)
+					return st;
+				if (v->kind == MV_SET)
+				{
+					e->value = e->key;
+					e->key = 0;
+					if ((st = marshal_skip(doc, it->pos, &it->pos, err)) != MARSHAL_OK)
+						return st;
+					return MARSHAL_OK;
+				}
+				break;
+			case MV_STRUCT:
+			case MV_IVARS:
+				if ((st = marshal_symbol(doc, it->pos, &e->name, &e->name_enc,
+										 &e->name_encname, &it->pos, err)) != MARSHAL_OK)
+					return st;
+				/* instance_values: only @ivars, named without the @ */
+				if (v->kind == MV_IVARS && (e->name.len < 2 || e->name.ptr[0] != '@'))
+				{
+					if ((st = marshal_skip(doc, it->pos, &it->pos, err)) != MARSHAL_OK)
+						return st;
+					continue;
+				}
+				if (v->kind == MV_IVARS)
+				{
+					e->name.ptr++;
+					e->name.len--;
+				}
+				break;
+			default:
+				*done = true;
+				return MARSHAL_OK;
+		}
+		e->value = it->value = it->pos;
+		return MARSHAL_OK;
+	}
+}
+
+MarshalStatus
+marshal_key_text(const MarshalDoc *doc, const MarshalEntry *e, char *buf,
+				 size_t size, MarshalKeyText *key, MarshalError *err)
+{
+	MarshalNode n;
+	MarshalStatus st;
+
+	memset(key, 0, sizeof(*key));
+	key->ok = true;
+	if (e->key == 0)
+	{
+		/* a struct member or ivar name: a symbol */
+		key->text = e->name;
+		key->encoding = e->name_enc == MENC_BINARY ? MENC_UTF8 : e->name_enc;
+		key->encname = e->name_encname;
+		return MARSHAL_OK;
+	}
+	if ((st = marshal_node(doc, e->key, &n, err)) != MARSHAL_OK)
+		return st;
+	key->type = n.type;
+	key->text.ptr = (const uint8_t *) buf;
+	switch (n.type)
+	{
+		case MT_STRING:
+		case MT_SYMBOL:
+			key->text = n.data;
+			key->encoding = n.encoding;
+			key->encname = n.encname;
+			return MARSHAL_OK;
+		case MT_NIL:
+			key->text.len = 0;
+			break;
+		case MT_TRUE:
+		case MT_FALSE:
+			key->text.len = (size_t) snprintf(buf, size, n.type == MT_TRUE ? "true" : "false");
+			break;
+		case MT_FIXNUM:
+			key->text.len = (size_t) snprintf(buf, size, "%lld", (long long) n.ival);
+			break;
+		case MT_FLOAT:
+			{
+				double		d;
+
+				if (size < 32 || !marshal_parse_float(n.data.ptr, n.data.len, &d))
+				{
+					key->ok = false;
+					return MARSHAL_OK;
+				}
+				key->text.len = marshal_format_float(d, buf);
+				break;
+			}
+		case MT_BIGNUM:
+			{
+				uint32_t	limbs[32];
+
+				key->ok = n.data.len <= 4 * 32 &&
+					marshal_bignum_decimal(n.data.ptr, n.data.len, n.negative,
+										   buf, size, &key->text.len, limbs);
+				break;
+			}
+		default:
+			key->ok = false;	/* Array, Hash, Time... keys: not supported */
+			return MARSHAL_OK;
+	}
+	key->encoding = MENC_USASCII;
+	return MARSHAL_OK;
+}
+
+MarshalStatus
+marshal_view_find(const MarshalDoc *doc, const MarshalView *view,
+				  const char *key, size_t keylen, int64_t index, bool by_index,
+				  size_t *found, MarshalError *err)
+{
+	MarshalViewIter it;
+	MarshalEntry e;
+	bool		done;
+	MarshalStatus st;
+	char		buf[128];
+
+	*found = 0;
+	if (by_index)
+	{
+		int64_t		n = view->count;
+
+		if (view->kind != MV_ARRAY && view->kind != MV_SET)
+			return MARSHAL_OK;
+		if (index < 0)
+			index += n;
+		if (index < 0 || index >= n)
+			return MARSHAL_OK;
+		marshal_view_iter(view, &it);
+		for (int64_t i = 0; i <= index; i++)
+			if ((st = marshal_view_next(doc, &it, &e, &done, err)) != MARSHAL_OK || done)
+				return st;
+		*found = e.value;
+		return MARSHAL_OK;
+	}
+	if (view->kind != MV_HASH && view->kind != MV_STRUCT && view->kind != MV_IVARS)
+		return MARSHAL_OK;
+	/* the last matching key wins, as in a Ruby Hash built in order */
+	marshal_view_iter(view, &it);
+	for (;;)
+	{
+		MarshalKeyText k;
+
+		if ((st = marshal_view_next(doc, &it, &e, &done, err)) != MARSHAL_OK)
+			return st;
+		if (done)
+			return MARSHAL_OK;
+		if ((st = marshal_key_text(doc, &e, buf, sizeof(buf), &k, err)) != MARSHAL_OK)
+			return st;
+		if (k.ok && k.encoding != MENC_NAMED && k.text.len == keylen &&
+			memcmp(k.text.ptr, key, keylen) == 0)
+			*found = e.value;
+	}
+}
