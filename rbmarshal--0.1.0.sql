@@ -18,13 +18,17 @@ CREATE FUNCTION rbmarshal_recv(internal) RETURNS rbmarshal
 CREATE FUNCTION rbmarshal_send(rbmarshal) RETURNS bytea
 	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 
+CREATE FUNCTION rbmarshal_subscript_handler(internal) RETURNS internal
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
 CREATE TYPE rbmarshal (
 	INPUT = rbmarshal_in,
 	OUTPUT = rbmarshal_out,
 	RECEIVE = rbmarshal_recv,
 	SEND = rbmarshal_send,
 	INTERNALLENGTH = VARIABLE,
-	STORAGE = extended
+	STORAGE = extended,
+	SUBSCRIPT = rbmarshal_subscript_handler
 );
 
 COMMENT ON TYPE rbmarshal IS 'the exact bytes of one Ruby Marshal 4.8 stream, validated';
@@ -159,3 +163,81 @@ CREATE FUNCTION rbmarshal(jsonb) RETURNS rbmarshal
 COMMENT ON FUNCTION rbmarshal(jsonb) IS 'jsonb -> rbmarshal cast: jsonb_to_rbmarshal without symbolize_names';
 
 CREATE CAST (jsonb AS rbmarshal) WITH FUNCTION rbmarshal(jsonb);
+
+-- navigation: the jsonb view's answers, found by walking the bytes
+
+CREATE FUNCTION rbmarshal_object_field(rbmarshal, text) RETURNS rbmarshal
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION rbmarshal_object_field_text(rbmarshal, text) RETURNS text
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION rbmarshal_array_element(rbmarshal, integer) RETURNS rbmarshal
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION rbmarshal_array_element_text(rbmarshal, integer) RETURNS text
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION rbmarshal_extract_path(rbmarshal, text[]) RETURNS rbmarshal
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION rbmarshal_extract_path_text(rbmarshal, text[]) RETURNS text
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION rbmarshal_exists(rbmarshal, text) RETURNS boolean
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION rbmarshal_exists_any(rbmarshal, text[]) RETURNS boolean
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION rbmarshal_exists_all(rbmarshal, text[]) RETURNS boolean
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE OPERATOR -> (LEFTARG = rbmarshal, RIGHTARG = text, PROCEDURE = rbmarshal_object_field);
+CREATE OPERATOR ->> (LEFTARG = rbmarshal, RIGHTARG = text, PROCEDURE = rbmarshal_object_field_text);
+CREATE OPERATOR -> (LEFTARG = rbmarshal, RIGHTARG = integer, PROCEDURE = rbmarshal_array_element);
+CREATE OPERATOR ->> (LEFTARG = rbmarshal, RIGHTARG = integer, PROCEDURE = rbmarshal_array_element_text);
+CREATE OPERATOR #> (LEFTARG = rbmarshal, RIGHTARG = text[], PROCEDURE = rbmarshal_extract_path);
+CREATE OPERATOR #>> (LEFTARG = rbmarshal, RIGHTARG = text[], PROCEDURE = rbmarshal_extract_path_text);
+CREATE OPERATOR ? (LEFTARG = rbmarshal, RIGHTARG = text, PROCEDURE = rbmarshal_exists,
+	RESTRICT = matchingsel, JOIN = matchingjoinsel);
+CREATE OPERATOR ?| (LEFTARG = rbmarshal, RIGHTARG = text[], PROCEDURE = rbmarshal_exists_any,
+	RESTRICT = matchingsel, JOIN = matchingjoinsel);
+CREATE OPERATOR ?& (LEFTARG = rbmarshal, RIGHTARG = text[], PROCEDURE = rbmarshal_exists_all,
+	RESTRICT = matchingsel, JOIN = matchingjoinsel);
+
+CREATE FUNCTION rbmarshal_typeof(rbmarshal) RETURNS text
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION rbmarshal_typeof(rbmarshal) IS 'jsonb_typeof of the jsonb view';
+CREATE FUNCTION rbmarshal_class(rbmarshal) RETURNS text
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION rbmarshal_class(rbmarshal) IS 'the Ruby class name of the value';
+CREATE FUNCTION rbmarshal_keys(rbmarshal) RETURNS SETOF text
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION rbmarshal_each(rbmarshal, OUT key text, OUT value rbmarshal) RETURNS SETOF record
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION rbmarshal_each_text(rbmarshal, OUT key text, OUT value text) RETURNS SETOF record
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION rbmarshal_array_elements(rbmarshal) RETURNS SETOF rbmarshal
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION rbmarshal_array_elements_text(rbmarshal) RETURNS SETOF text
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION rbmarshal_array_length(rbmarshal) RETURNS integer
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+-- typed casts: the Ruby value as the PostgreSQL value of the same meaning
+
+CREATE FUNCTION rbmarshal_to_numeric(rbmarshal) RETURNS numeric
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION rbmarshal_to_int8(rbmarshal) RETURNS bigint
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION rbmarshal_to_int4(rbmarshal) RETURNS integer
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION rbmarshal_to_float8(rbmarshal) RETURNS double precision
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION rbmarshal_to_bool(rbmarshal) RETURNS boolean
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION rbmarshal_to_timestamptz(rbmarshal) RETURNS timestamptz
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION rbmarshal_to_date(rbmarshal) RETURNS date
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE CAST (rbmarshal AS numeric) WITH FUNCTION rbmarshal_to_numeric(rbmarshal);
+CREATE CAST (rbmarshal AS bigint) WITH FUNCTION rbmarshal_to_int8(rbmarshal);
+CREATE CAST (rbmarshal AS integer) WITH FUNCTION rbmarshal_to_int4(rbmarshal);
+CREATE CAST (rbmarshal AS double precision) WITH FUNCTION rbmarshal_to_float8(rbmarshal);
+CREATE CAST (rbmarshal AS boolean) WITH FUNCTION rbmarshal_to_bool(rbmarshal);
+CREATE CAST (rbmarshal AS timestamptz) WITH FUNCTION rbmarshal_to_timestamptz(rbmarshal);
+CREATE CAST (rbmarshal AS date) WITH FUNCTION rbmarshal_to_date(rbmarshal);

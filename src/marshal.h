@@ -405,6 +405,23 @@ extern MarshalStatus marshal_reencode(const MarshalDoc *doc, size_t pos,
 									  uint8_t **out, size_t *len,
 									  MarshalError *err);
 
+/* Numbers as Ruby reads and prints them (marshal_format.c). */
+
+/* Float text of a stream (validated) to a double, legacy tail included. */
+extern bool marshal_parse_float(const uint8_t *text, size_t len, double *out);
+
+/* Float#to_s ("1.0", "1.0e+20", "NaN"); out holds at least 32 bytes. */
+extern size_t marshal_format_float(double d, char *out);
+
+/*
+ * Decimal text of a bignum magnitude (little-endian bytes); false if it
+ * does not fit out (3 * len + 3 bytes always do).  limbs is scratch for
+ * (len + 3) / 4 words.
+ */
+extern bool marshal_bignum_decimal(const uint8_t *mag, size_t len,
+								   bool negative, char *out, size_t size,
+								   size_t *outlen, uint32_t *limbs);
+
 /* The float text w_float writes ("1", "1.5", "1e-5", "-0", "inf"). */
 extern size_t marshal_float_text(double d, char *out);
 
@@ -479,6 +496,21 @@ extern MarshalStatus marshal_view_find(const MarshalDoc *doc,
 									   const char *key, size_t keylen,
 									   int64_t index, bool by_index,
 									   size_t *found, MarshalError *err);
+
+/* Instants and dates for the typed casts (Time, TimeWithZone, DateTime). */
+typedef struct MarshalInstant
+{
+	int64_t		epoch;			/* seconds since 1970-01-01 UTC */
+	int64_t		nsec;
+} MarshalInstant;
+
+/* *ok is false when the value at pos is none of those classes. */
+extern MarshalStatus marshal_instant(const MarshalDoc *doc, size_t pos,
+									 MarshalInstant *t, bool *ok,
+									 MarshalError *err);
+/* The Julian Day Number of a Date. */
+extern MarshalStatus marshal_date_jd(const MarshalDoc *doc, size_t pos,
+									 int64_t *jd, bool *ok, MarshalError *err);
 
 /* The JSON view of the value at pos only (navigation results). */
 extern MarshalStatus marshal_to_json_at(const MarshalDoc *doc, size_t pos,

@@ -306,3 +306,4 @@ marshal_bignum_decimal(const uint8_t *mag, size_t len, bool negative,
 	*outlen = nd;
 	return true;
 }
+

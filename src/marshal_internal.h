@@ -48,28 +48,16 @@ marshal_decode_long(const uint8_t *buf, size_t len, size_t *pos, int64_t *out)
 
 /* marshal_format.c: numbers and dates as Ruby reads and prints them */
 
-/* Float text of a stream (validated) to a double, legacy tail included. */
-extern bool marshal_parse_float(const uint8_t *text, size_t len, double *out);
 
 /* Shortest round-trip decimal digits of |d| (d finite, non-zero). */
 extern int	marshal_shortest_digits(double d, char *digits, int *decpt);
 
-/* Float#to_s ("1.0", "1.0e+20", "NaN"); out holds at least 32 bytes. */
-extern size_t marshal_format_float(double d, char *out);
 
 extern int64_t marshal_days_from_civil(int64_t y, int m, int d);
 extern void marshal_civil_from_days(int64_t days, int64_t *y, int *m, int *d);
 extern void marshal_julian_from_jd(int64_t jd, int64_t *y, int *m, int *d);
 extern size_t marshal_format_year(int64_t y, char *out);
 
-/*
- * Decimal text of a bignum magnitude (little-endian bytes); false if it
- * does not fit out (3 * len + 3 bytes always do).  limbs is scratch for
- * (len + 3) / 4 words.
- */
-extern bool marshal_bignum_decimal(const uint8_t *mag, size_t len,
-								   bool negative, char *out, size_t size,
-								   size_t *outlen, uint32_t *limbs);
 
 /* marshal_view.c */
 extern bool marshal_bytes_eq(MarshalBytes b, const char *s);

@@ -729,21 +729,12 @@ emit_time_with_zone(Walk *w, const MarshalNode *n)
 	return MARSHAL_OK;
 }
 
-/* Date and DateTime: marshal_dump [nth, jd, df, sf, of, sg]. */
+/* Date and DateTime's marshal_dump [nth, jd, df, sf, of, sg]: the first five. */
 static MarshalStatus
-emit_date(Walk *w, const MarshalNode *n, bool datetime)
+date_fields(Walk *w, const MarshalNode *n, int64_t *v)
 {
 	MarshalNode arr;
-	MarshalNode sgn;
-	int64_t		v[5];
 	size_t		p;
-	double		sg = 2299161.0;
-	int64_t		jd;
-	int64_t		y;
-	int			m;
-	int			d;
-	char		buf[80];
-	size_t		len;
 	bool		ok;
 
 	TRY(marshal_node(w->doc, n->items, &arr, w->err));
@@ -759,12 +750,37 @@ emit_date(Walk *w, const MarshalNode *n, bool datetime)
 						"Date field %d is not an Integer", i);
 		TRY(marshal_skip(w->doc, p, &p, w->err));
 	}
-	TRY(marshal_node(w->doc, p, &sgn, w->err));
-	if (sgn.type == MT_FLOAT && !marshal_parse_float(sgn.data.ptr, sgn.data.len, &sg))
-		sg = 2299161.0;
 	if (v[0] != 0)
 		return fail(w, MARSHAL_ERR_UNREPRESENTABLE, n->pos,
 					"Date beyond the Julian period (nth %lld)", (long long) v[0]);
+	return MARSHAL_OK;
+}
+
+/* Date as "%Y-%m-%d", DateTime as xmlschema. */
+static MarshalStatus
+emit_date(Walk *w, const MarshalNode *n, bool datetime)
+{
+	MarshalNode arr;
+	MarshalNode sgn;
+	int64_t		v[5];
+	size_t		p;
+	double		sg = 2299161.0;
+	int64_t		jd;
+	int64_t		y;
+	int			m;
+	int			d;
+	char		buf[80];
+	size_t		len;
+
+	TRY(date_fields(w, n, v));
+	/* the calendar reform day sg, the sixth element */
+	TRY(marshal_node(w->doc, n->items, &arr, w->err));
+	p = arr.items;
+	for (int i = 0; i < 5; i++)
+		TRY(marshal_skip(w->doc, p, &p, w->err));
+	TRY(marshal_node(w->doc, p, &sgn, w->err));
+	if (sgn.type == MT_FLOAT && !marshal_parse_float(sgn.data.ptr, sgn.data.len, &sg))
+		sg = 2299161.0;
 	jd = v[1];
 	if (datetime)
 	{
@@ -1363,6 +1379,51 @@ emit_value(Walk *w, size_t pos, size_t *next)
 	return st;
 }
 
+static MarshalStatus
+walk_init(Walk *w, const MarshalDoc *doc, const MarshalJsonSink *sink,
+		  const MarshalJsonOptions *opts, const MarshalHooks *hooks,
+		  MarshalError *err)
+{
+	static const MarshalJsonOptions defaults = {3, MBIN_BASE64, 0, 0};
+
+	memset(w, 0, sizeof(*w));
+	w->doc = doc;
+	w->sink = sink;
+	w->opts = opts ? *opts : defaults;
+	if (w->opts.max_depth == 0)
+		w->opts.max_depth = MARSHAL_DEFAULT_MAX_DEPTH;
+	if (w->opts.max_cost == 0)
+		w->opts.max_cost = MARSHAL_DEFAULT_COST(doc->len);
+	if (w->opts.time_precision < 0)
+		w->opts.time_precision = 0;
+	if (w->opts.time_precision > 9)
+		w->opts.time_precision = 9;
+	w->hooks = hooks;
+	w->err = err;
+	err->status = MARSHAL_OK;
+	if (sink == NULL)
+		return MARSHAL_OK;		/* decoding helpers only: no walk */
+	w->active = walk_alloc(w, ((size_t) w->opts.max_depth + 1) * sizeof(size_t));
+	if (w->active == NULL)
+		return fail(w, MARSHAL_ERR_NOMEM, 0, "out of memory");
+	return MARSHAL_OK;
+}
+
+MarshalStatus
+marshal_to_json_at(const MarshalDoc *doc, size_t pos,
+				   const MarshalJsonSink *sink, const MarshalJsonOptions *opts,
+				   const MarshalHooks *hooks, MarshalError *err)
+{
+	Walk		w;
+	size_t		end;
+	MarshalStatus st;
+
+	TRY(walk_init(&w, doc, sink, opts, hooks, err));
+	st = emit_value(&w, pos, &end);
+	walk_free(&w, w.active);
+	return st;
+}
+
 MarshalStatus
 marshal_to_json(const MarshalDoc *doc, const MarshalJsonSink *sink,
 				const MarshalJsonOptions *opts, const MarshalHooks *hooks,
@@ -1372,30 +1433,74 @@ marshal_to_json(const MarshalDoc *doc, const MarshalJsonSink *sink,
 	size_t		end;
 	MarshalStatus st;
 
-	memset(&w, 0, sizeof(w));
-	w.doc = doc;
-	w.sink = sink;
-	w.opts = *opts;
-	if (w.opts.max_depth == 0)
-		w.opts.max_depth = MARSHAL_DEFAULT_MAX_DEPTH;
-	if (w.opts.max_cost == 0)
-		w.opts.max_cost = MARSHAL_DEFAULT_COST(doc->len);
-	if (w.opts.time_precision < 0)
-		w.opts.time_precision = 0;
-	if (w.opts.time_precision > 9)
-		w.opts.time_precision = 9;
-	w.hooks = hooks;
-	w.err = err;
-	err->status = MARSHAL_OK;
-	w.active = walk_alloc(&w, ((size_t) w.opts.max_depth + 1) * sizeof(size_t));
-	if (w.active == NULL)
-		return fail(&w, MARSHAL_ERR_NOMEM, 0, "out of memory");
-	w.depth = 0;
+	TRY(walk_init(&w, doc, sink, opts, hooks, err));
 	st = emit_value(&w, 2, &end);
 	if (st == MARSHAL_OK && end != doc->len)
 		st = fail(&w, MARSHAL_ERR_FORMAT, end, "value ends before the stream");
 	walk_free(&w, w.active);
 	return st;
+}
+
+MarshalStatus
+marshal_instant(const MarshalDoc *doc, size_t pos, MarshalInstant *t,
+				bool *ok, MarshalError *err)
+{
+	Walk		w;
+	MarshalNode n;
+	TimeInfo	ti;
+
+	*ok = false;
+	TRY(walk_init(&w, doc, NULL, NULL, NULL, err));
+	TRY(marshal_node(doc, pos, &n, err));
+	if (n.type == MT_USERDEF && marshal_bytes_eq(n.cls, "Time"))
+		TRY(decode_time(&w, &n, &ti));
+	else if (n.type == MT_USRMARSHAL && marshal_bytes_eq(n.cls, "ActiveSupport::TimeWithZone"))
+	{
+		/* its first element is the UTC Time */
+		MarshalNode arr;
+		MarshalNode utc;
+
+		TRY(marshal_node(doc, n.items, &arr, err));
+		if (arr.type != MT_ARRAY || arr.count < 1)
+			return MARSHAL_OK;
+		TRY(marshal_node(doc, arr.items, &utc, err));
+		if (utc.type != MT_USERDEF)
+			return MARSHAL_OK;
+		TRY(decode_time(&w, &utc, &ti));
+	}
+	else if (n.type == MT_USRMARSHAL && marshal_bytes_eq(n.cls, "DateTime"))
+	{
+		int64_t		f[5];
+
+		TRY(date_fields(&w, &n, f));
+		ti.epoch = (f[1] - 2440588) * 86400 + f[2];
+		ti.nsec = f[3] % 1000000000;
+	}
+	else
+		return MARSHAL_OK;
+	t->epoch = ti.epoch;
+	t->nsec = ti.nsec;
+	*ok = true;
+	return MARSHAL_OK;
+}
+
+MarshalStatus
+marshal_date_jd(const MarshalDoc *doc, size_t pos, int64_t *jd, bool *ok,
+				MarshalError *err)
+{
+	Walk		w;
+	MarshalNode n;
+	int64_t		f[5];
+
+	*ok = false;
+	TRY(walk_init(&w, doc, NULL, NULL, NULL, err));
+	TRY(marshal_node(doc, pos, &n, err));
+	if (n.type != MT_USRMARSHAL || !marshal_bytes_eq(n.cls, "Date"))
+		return MARSHAL_OK;
+	TRY(date_fields(&w, &n, f));
+	*jd = f[1];
+	*ok = true;
+	return MARSHAL_OK;
 }
 
 /* --- JSON text sink: for unit tests, fuzzing and benchmarks ------------- */

@@ -156,3 +156,16 @@ rbmarshal_check(const char *data, size_t len, Node *escontext)
 	rbmarshal_report(&err, escontext, "rbmarshal");
 	return false;
 }
+
+/* Index a stored value for the walkers; a damaged value is an error. */
+void
+rbmarshal_open(bytea *v, MarshalDoc *doc)
+{
+	MarshalError err;
+
+	doc->buf = (const uint8_t *) VARDATA_ANY(v);
+	doc->len = VARSIZE_ANY_EXHDR(v);
+	if (marshal_index(doc->buf, doc->len, rbmarshal_hooks(),
+					  (uint32_t) rbmarshal_max_depth, &doc->index, &err) != MARSHAL_OK)
+		rbmarshal_report(&err, NULL, "rbmarshal");
+}

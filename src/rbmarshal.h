@@ -40,4 +40,17 @@ extern void rbmarshal_report(const MarshalError *err, Node *escontext,
 							 const char *target);
 extern char *rbmarshal_error_text(const MarshalError *err);
 
+extern void rbmarshal_open(bytea *v, MarshalDoc *doc);
+
+/* rbmarshal_jsonb.c */
+struct JsonbValue;
+extern struct JsonbValue *rbmarshal_json_value(const MarshalDoc *doc,
+											   size_t pos, int time_precision,
+											   MarshalBinaryMode binary);
+
+/* rbmarshal_nav.c */
+extern char *rbmarshal_class_name(const MarshalNode *n);
+extern Datum rbmarshal_subscript_path(FunctionCallInfo fcinfo, bytea *v,
+									  int n, Datum *keys, bool *nulls);
+
 #endif							/* RBMARSHAL_H */

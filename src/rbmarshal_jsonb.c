@@ -381,12 +381,14 @@ binary_mode(text *t)
 	return MBIN_BASE64;			/* keep compiler quiet */
 }
 
-static Datum
-marshal_jsonb(bytea *v, int time_precision, MarshalBinaryMode binary)
+/*
+ * The JSON view of the value at pos of an open document, as a JsonbValue
+ * tree in the current memory context.
+ */
+JsonbValue *
+rbmarshal_json_value(const MarshalDoc *doc, size_t pos, int time_precision,
+					 MarshalBinaryMode binary)
 {
-	MemoryContext work;
-	MemoryContext old;
-	MarshalDoc	doc;
 	MarshalError err;
 	MarshalJsonOptions opts;
 	JsonbSink	s = {NULL, NULL};
@@ -395,30 +397,36 @@ marshal_jsonb(bytea *v, int time_precision, MarshalBinaryMode binary)
 		sink_end_array, sink_key, sink_string, sink_null, sink_boolean,
 		sink_integer, sink_number, sink_transcode
 	};
-	Jsonb	   *result;
 
 	if (time_precision < 0 || time_precision > 9)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("time_precision must be between 0 and 9")));
-	work = AllocSetContextCreate(CurrentMemoryContext, "rbmarshal to jsonb",
-								 ALLOCSET_DEFAULT_SIZES);
-	old = MemoryContextSwitchTo(work);
-
-	doc.buf = (const uint8_t *) VARDATA_ANY(v);
-	doc.len = VARSIZE_ANY_EXHDR(v);
-	if (marshal_index(doc.buf, doc.len, rbmarshal_hooks(),
-					  (uint32_t) rbmarshal_max_depth, &doc.index, &err) != MARSHAL_OK)
-		rbmarshal_report(&err, NULL, "jsonb");
 	memset(&opts, 0, sizeof(opts));
 	opts.time_precision = time_precision;
 	opts.binary = binary;
 	opts.max_depth = (uint32_t) rbmarshal_max_depth;
-	if (marshal_to_json(&doc, &sink, &opts, rbmarshal_hooks(), &err) != MARSHAL_OK)
+	if (marshal_to_json_at(doc, pos, &sink, &opts, rbmarshal_hooks(), &err) != MARSHAL_OK)
 		rbmarshal_report(&err, NULL, "jsonb");
+	return s.result;
+}
 
+static Datum
+marshal_jsonb(bytea *v, int time_precision, MarshalBinaryMode binary)
+{
+	MemoryContext work;
+	MemoryContext old;
+	MarshalDoc	doc;
+	JsonbValue *root;
+	Jsonb	   *result;
+
+	work = AllocSetContextCreate(CurrentMemoryContext, "rbmarshal to jsonb",
+								 ALLOCSET_DEFAULT_SIZES);
+	old = MemoryContextSwitchTo(work);
+	rbmarshal_open(v, &doc);
+	root = rbmarshal_json_value(&doc, 2, time_precision, binary);
 	MemoryContextSwitchTo(old);
-	result = JsonbValueToJsonb(s.result);
+	result = JsonbValueToJsonb(root);
 	MemoryContextDelete(work);
 	return JsonbPGetDatum(result);
 }

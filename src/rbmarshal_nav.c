@@ -1,0 +1,663 @@
+/*
+ * rbmarshal_nav.c
+ *		Navigation: -> ->> #> #>> ? ?| ?&, and the functions of jsonb's shape.
+ *
+ * Every answer is the jsonb view's answer (v -> k behaves as v::jsonb -> k),
+ * but found by walking the bytes to the target: the value is never
+ * converted as a whole.  "->" gives the sub-value as a stream of its own,
+ * as MRI's Marshal.dump(sub_value) writes it.
+ */
+#include "rbmarshal.h"
+
+#include "catalog/pg_type.h"
+#include "funcapi.h"
+#include "mb/pg_wchar.h"
+#include "miscadmin.h"
+#include "utils/array.h"
+#include "utils/builtins.h"
+#include "utils/jsonb.h"
+#include "utils/memutils.h"
+
+PG_FUNCTION_INFO_V1(rbmarshal_object_field);
+PG_FUNCTION_INFO_V1(rbmarshal_object_field_text);
+PG_FUNCTION_INFO_V1(rbmarshal_array_element);
+PG_FUNCTION_INFO_V1(rbmarshal_array_element_text);
+PG_FUNCTION_INFO_V1(rbmarshal_extract_path);
+PG_FUNCTION_INFO_V1(rbmarshal_extract_path_text);
+PG_FUNCTION_INFO_V1(rbmarshal_exists);
+PG_FUNCTION_INFO_V1(rbmarshal_exists_any);
+PG_FUNCTION_INFO_V1(rbmarshal_exists_all);
+PG_FUNCTION_INFO_V1(rbmarshal_typeof);
+PG_FUNCTION_INFO_V1(rbmarshal_class);
+PG_FUNCTION_INFO_V1(rbmarshal_keys);
+PG_FUNCTION_INFO_V1(rbmarshal_each);
+PG_FUNCTION_INFO_V1(rbmarshal_each_text);
+PG_FUNCTION_INFO_V1(rbmarshal_array_elements);
+PG_FUNCTION_INFO_V1(rbmarshal_array_elements_text);
+PG_FUNCTION_INFO_V1(rbmarshal_array_length);
+
+static void
+check(MarshalStatus st, MarshalError *err)
+{
+	if (st != MARSHAL_OK)
+		rbmarshal_report(err, NULL, "rbmarshal");
+}
+
+/* A SQL key (server encoding) as the UTF-8 the stream's keys are in. */
+static const char *
+key_utf8(text *t, size_t *len)
+{
+	char	   *s = VARDATA_ANY(t);
+	int			n = VARSIZE_ANY_EXHDR(t);
+	char	   *u = pg_server_to_any(s, n, PG_UTF8);
+
+	*len = u == s ? (size_t) n : strlen(u);
+	return u;
+}
+
+/*
+ * One step of a path from the value at *pos: a key, or (text that parses as
+ * an integer, on arrays) an index, as jsonb's #> takes them.  False if the
+ * step leads nowhere.
+ */
+static bool
+step(MarshalDoc *doc, size_t *pos, const char *key, size_t keylen,
+	 bool by_index, int64 index)
+{
+	MarshalView view;
+	MarshalError err;
+	size_t		found;
+
+	check(marshal_view(doc, *pos, &view, &err), &err);
+	if (!by_index && (view.kind == MV_ARRAY || view.kind == MV_SET))
+	{
+		/* a path element names an array position by its digits */
+		char	   *end;
+		char		buf[32];
+
+		if (keylen == 0 || keylen >= sizeof(buf))
+			return false;
+		memcpy(buf, key, keylen);
+		buf[keylen] = '\0';
+		errno = 0;
+		index = strtol(buf, &end, 10);
+		if (*end != '\0' || errno != 0)
+			return false;
+		by_index = true;
+	}
+	check(marshal_view_find(doc, &view, key, keylen, index, by_index, &found, &err), &err);
+	if (!found)
+		return false;
+	*pos = found;
+	return true;
+}
+
+/* The sub-value at pos as a stream of its own (Marshal.dump(sub_value)). */
+static bytea *
+value_at(MarshalDoc *doc, size_t pos)
+{
+	MarshalError err;
+	uint8_t    *out;
+	size_t		len;
+	bytea	   *result;
+
+	check(marshal_reencode(doc, pos, rbmarshal_hooks(), &out, &len, &err), &err);
+	result = palloc(VARHDRSZ + len);
+	SET_VARSIZE(result, VARHDRSZ + len);
+	memcpy(VARDATA(result), out, len);
+	pfree(out);
+	return result;
+}
+
+/*
+ * The sub-value at pos as ->> gives it: a JSON string's text, NULL for
+ * null, else the jsonb text.
+ */
+static text *
+text_at(MarshalDoc *doc, size_t pos)
+{
+	JsonbValue *v = rbmarshal_json_value(doc, pos, 3, MBIN_BASE64);
+	Jsonb	   *j;
+
+	if (v->type == jbvString)
+		return cstring_to_text_with_len(v->val.string.val, v->val.string.len);
+	if (v->type == jbvNull)
+		return NULL;
+	/* numbers, booleans and containers: as jsonb prints them */
+	j = JsonbValueToJsonb(v);
+	return cstring_to_text(JsonbToCString(NULL, &j->root, VARSIZE(j)));
+}
+
+/* A varlena copied into the current memory context. */
+static Datum
+copy_varlena(struct varlena *v)
+{
+	struct varlena *c = palloc(VARSIZE(v));
+
+	memcpy(c, v, VARSIZE(v));
+	return PointerGetDatum(c);
+}
+
+/* Open, walk the path, give the result as rbmarshal or text. */
+typedef enum
+{
+	AS_RBMARSHAL,
+	AS_TEXT
+} ResultKind;
+
+static Datum
+navigate(FunctionCallInfo fcinfo, bytea *v, int nsteps, Datum *keys,
+		 bool *nulls, bool by_index, int64 index, ResultKind kind)
+{
+	MemoryContext work;
+	MemoryContext old;
+	MarshalDoc	doc;
+	size_t		pos = 2;
+	bool		ok = true;
+	Datum		result = (Datum) 0;
+
+	work = AllocSetContextCreate(CurrentMemoryContext, "rbmarshal navigation",
+								 ALLOCSET_SMALL_SIZES);
+	old = MemoryContextSwitchTo(work);
+	rbmarshal_open(v, &doc);
+	if (by_index)
+		ok = step(&doc, &pos, NULL, 0, true, index);
+	for (int i = 0; ok && i < nsteps; i++)
+	{
+		size_t		len;
+		const char *k;
+
+		if (nulls && nulls[i])
+		{
+			ok = false;
+			break;
+		}
+		k = key_utf8(DatumGetTextPP(keys[i]), &len);
+		ok = step(&doc, &pos, k, len, false, 0);
+	}
+	if (ok)
+	{
+		if (kind == AS_RBMARSHAL)
+		{
+			bytea	   *b = value_at(&doc, pos);
+
+			MemoryContextSwitchTo(old);
+			result = copy_varlena(b);
+		}
+		else
+		{
+			text	   *t = text_at(&doc, pos);
+
+			MemoryContextSwitchTo(old);
+			ok = t != NULL;
+			if (ok)
+				result = copy_varlena(t);
+		}
+	}
+	MemoryContextSwitchTo(old);
+	MemoryContextDelete(work);
+	if (!ok)
+		PG_RETURN_NULL();
+	return result;
+}
+
+/* v[k1][k2]...: the subscripting fetch (rbmarshal_subs.c). */
+Datum
+rbmarshal_subscript_path(FunctionCallInfo fcinfo, bytea *v, int n,
+						 Datum *keys, bool *nulls)
+{
+	return navigate(fcinfo, v, n, keys, nulls, false, 0, AS_RBMARSHAL);
+}
+
+Datum
+rbmarshal_object_field(PG_FUNCTION_ARGS)
+{
+	Datum		key = PG_GETARG_DATUM(1);
+
+	return navigate(fcinfo, PG_GETARG_RBMARSHAL_PP(0), 1, &key, NULL, false, 0,
+					AS_RBMARSHAL);
+}
+
+Datum
+rbmarshal_object_field_text(PG_FUNCTION_ARGS)
+{
+	Datum		key = PG_GETARG_DATUM(1);
+
+	return navigate(fcinfo, PG_GETARG_RBMARSHAL_PP(0), 1, &key, NULL, false, 0,
+					AS_TEXT);
+}
+
+Datum
+rbmarshal_array_element(PG_FUNCTION_ARGS)
+{
+	return navigate(fcinfo, PG_GETARG_RBMARSHAL_PP(0), 0, NULL, NULL, true,
+					PG_GETARG_INT32(1), AS_RBMARSHAL);
+}
+
+Datum
+rbmarshal_array_element_text(PG_FUNCTION_ARGS)
+{
+	return navigate(fcinfo, PG_GETARG_RBMARSHAL_PP(0), 0, NULL, NULL, true,
+					PG_GETARG_INT32(1), AS_TEXT);
+}
+
+static Datum
+extract_path(FunctionCallInfo fcinfo, ResultKind kind)
+{
+	ArrayType  *path = PG_GETARG_ARRAYTYPE_P(1);
+	Datum	   *keys;
+	bool	   *nulls;
+	int			n;
+
+	if (ARR_NDIM(path) > 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_ARRAY_SUBSCRIPT_ERROR),
+				 errmsg("wrong number of array subscripts")));
+	deconstruct_array(path, TEXTOID, -1, false, TYPALIGN_INT, &keys, &nulls, &n);
+	return navigate(fcinfo, PG_GETARG_RBMARSHAL_PP(0), n, keys, nulls, false, 0,
+					kind);
+}
+
+Datum
+rbmarshal_extract_path(PG_FUNCTION_ARGS)
+{
+	return extract_path(fcinfo, AS_RBMARSHAL);
+}
+
+Datum
+rbmarshal_extract_path_text(PG_FUNCTION_ARGS)
+{
+	return extract_path(fcinfo, AS_TEXT);
+}
+
+/*
+ * jsonb's ?: a key of an object, or a string element of an array, or the
+ * string itself, at the top level.
+ */
+static bool
+exists(MarshalDoc *doc, const char *key, size_t keylen)
+{
+	MarshalView view;
+	MarshalViewIter it;
+	MarshalEntry e;
+	MarshalError err;
+	bool		done;
+	size_t		found;
+
+	check(marshal_view(doc, 2, &view, &err), &err);
+	if (view.kind == MV_HASH || view.kind == MV_STRUCT || view.kind == MV_IVARS)
+	{
+		check(marshal_view_find(doc, &view, key, keylen, 0, false, &found, &err), &err);
+		return found != 0;
+	}
+	if (view.kind == MV_SCALAR)
+	{
+		JsonbValue *v = rbmarshal_json_value(doc, 2, 3, MBIN_BASE64);
+
+		return v->type == jbvString && (size_t) v->val.string.len == keylen &&
+			memcmp(v->val.string.val, key, keylen) == 0;
+	}
+	marshal_view_iter(&view, &it);
+	for (;;)
+	{
+		JsonbValue *v;
+
+		check(marshal_view_next(doc, &it, &e, &done, &err), &err);
+		if (done)
+			return false;
+		v = rbmarshal_json_value(doc, e.value, 3, MBIN_BASE64);
+		if (v->type == jbvString && (size_t) v->val.string.len == keylen &&
+			memcmp(v->val.string.val, key, keylen) == 0)
+			return true;
+	}
+}
+
+/* ?, ?| and ?&: how many of the keys must exist (1, any, all). */
+static Datum
+exists_keys(FunctionCallInfo fcinfo, Datum *keys, bool *nulls, int n, bool all)
+{
+	bytea	   *v = PG_GETARG_RBMARSHAL_PP(0);
+	MemoryContext work;
+	MemoryContext old;
+	MarshalDoc	doc;
+	bool		result = all;
+
+	work = AllocSetContextCreate(CurrentMemoryContext, "rbmarshal exists",
+								 ALLOCSET_SMALL_SIZES);
+	old = MemoryContextSwitchTo(work);
+	rbmarshal_open(v, &doc);
+	for (int i = 0; i < n; i++)
+	{
+		bool		found;
+		size_t		len;
+		const char *k;
+
+		if (nulls && nulls[i])
+			continue;			/* as jsonb: NULL keys are ignored */
+		/* keys compare in the server encoding, as jsonb's do */
+		k = VARDATA_ANY(DatumGetTextPP(keys[i]));
+		len = VARSIZE_ANY_EXHDR(DatumGetTextPP(keys[i]));
+		found = exists(&doc, k, len);
+		if (found && !all)
+		{
+			result = true;
+			break;
+		}
+		if (!found && all)
+		{
+			result = false;
+			break;
+		}
+	}
+	MemoryContextSwitchTo(old);
+	MemoryContextDelete(work);
+	PG_RETURN_BOOL(result);
+}
+
+Datum
+rbmarshal_exists(PG_FUNCTION_ARGS)
+{
+	Datum		key = PG_GETARG_DATUM(1);
+
+	return exists_keys(fcinfo, &key, NULL, 1, false);
+}
+
+static Datum
+exists_array(FunctionCallInfo fcinfo, bool all)
+{
+	ArrayType  *arr = PG_GETARG_ARRAYTYPE_P(1);
+	Datum	   *keys;
+	bool	   *nulls;
+	int			n;
+
+	deconstruct_array(arr, TEXTOID, -1, false, TYPALIGN_INT, &keys, &nulls, &n);
+	return exists_keys(fcinfo, keys, nulls, n, all);
+}
+
+Datum
+rbmarshal_exists_any(PG_FUNCTION_ARGS)
+{
+	return exists_array(fcinfo, false);
+}
+
+Datum
+rbmarshal_exists_all(PG_FUNCTION_ARGS)
+{
+	return exists_array(fcinfo, true);
+}
+
+/* jsonb_typeof's names for the root of the JSON view. */
+Datum
+rbmarshal_typeof(PG_FUNCTION_ARGS)
+{
+	bytea	   *v = PG_GETARG_RBMARSHAL_PP(0);
+	MarshalDoc	doc;
+	MarshalView view;
+	MarshalError err;
+	const char *name;
+
+	rbmarshal_open(v, &doc);
+	check(marshal_view(&doc, 2, &view, &err), &err);
+	switch (view.kind)
+	{
+		case MV_ARRAY:
+		case MV_SET:
+			name = "array";
+			break;
+		case MV_HASH:
+		case MV_STRUCT:
+		case MV_IVARS:
+			name = "object";
+			break;
+		default:
+			{
+				JsonbValue *j = rbmarshal_json_value(&doc, 2, 3, MBIN_BASE64);
+
+				name = j->type == jbvNull ? "null" :
+					j->type == jbvString ? "string" :
+					j->type == jbvNumeric ? "number" :
+					j->type == jbvBool ? "boolean" :
+					j->type == jbvArray && !j->val.array.rawScalar ? "array" :
+					"object";
+				break;
+			}
+	}
+	PG_RETURN_TEXT_P(cstring_to_text(name));
+}
+
+/* Ruby's class name of a node: through I and e; a C subclass's name wins. */
+char *
+rbmarshal_class_name(const MarshalNode *n)
+{
+	/* "C :Hash {" marks an identity Hash, not a subclass */
+	if (n->uclass.len > 0 &&
+		!(n->uclass.len == 4 && memcmp(n->uclass.ptr, "Hash", 4) == 0))
+		return pnstrdup((const char *) n->uclass.ptr, n->uclass.len);
+	switch (n->type)
+	{
+		case MT_NIL:
+			return pstrdup("NilClass");
+		case MT_TRUE:
+			return pstrdup("TrueClass");
+		case MT_FALSE:
+			return pstrdup("FalseClass");
+		case MT_FIXNUM:
+		case MT_BIGNUM:
+			return pstrdup("Integer");
+		case MT_FLOAT:
+			return pstrdup("Float");
+		case MT_STRING:
+			return pstrdup("String");
+		case MT_SYMBOL:
+			return pstrdup("Symbol");
+		case MT_REGEXP:
+			return pstrdup("Regexp");
+		case MT_ARRAY:
+			return pstrdup("Array");
+		case MT_HASH:
+		case MT_HASH_DEF:
+			return pstrdup("Hash");
+		case MT_CLASS:
+			return pstrdup("Class");
+		case MT_MODULE:
+		case MT_MODULE_OLD:
+			return pstrdup("Module");
+		default:
+			/* o S u U d: the class the stream names */
+			return pnstrdup((const char *) n->cls.ptr, n->cls.len);
+	}
+}
+
+Datum
+rbmarshal_class(PG_FUNCTION_ARGS)
+{
+	bytea	   *v = PG_GETARG_RBMARSHAL_PP(0);
+	MarshalDoc	doc;
+	MarshalNode n;
+	MarshalError err;
+
+	rbmarshal_open(v, &doc);
+	check(marshal_node(&doc, 2, &n, &err), &err);
+	PG_RETURN_TEXT_P(cstring_to_text(rbmarshal_class_name(&n)));
+}
+
+/*
+ * The entries of the root's view for the set-returning functions: key
+ * (NULL for arrays) and value position, later duplicates replacing earlier
+ * ones in place, as a Ruby Hash keeps its first key's position.
+ */
+typedef struct Entry
+{
+	char	   *key;
+	size_t		keylen;
+	size_t		value;
+} Entry;
+
+static List *
+root_entries(MarshalDoc *doc, bool want_object, const char *fname)
+{
+	MarshalView view;
+	MarshalViewIter it;
+	MarshalEntry e;
+	MarshalError err;
+	bool		done;
+	bool		object;
+	List	   *entries = NIL;
+	char		buf[128];
+
+	check(marshal_view(doc, 2, &view, &err), &err);
+	object = view.kind == MV_HASH || view.kind == MV_STRUCT || view.kind == MV_IVARS;
+	if (object != want_object || view.kind == MV_SCALAR)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("cannot call %s on a %s", fname,
+						view.kind == MV_SCALAR ? "scalar" :
+						object ? "non-array" : "non-object")));
+	marshal_view_iter(&view, &it);
+	for (;;)
+	{
+		Entry	   *en;
+		MarshalKeyText k;
+		ListCell   *lc;
+		bool		replaced = false;
+
+		check(marshal_view_next(doc, &it, &e, &done, &err), &err);
+		if (done)
+			break;
+		CHECK_FOR_INTERRUPTS();
+		en = palloc0(sizeof(Entry));
+		en->value = e.value;
+		if (object)
+		{
+			check(marshal_key_text(doc, &e, buf, sizeof(buf), &k, &err), &err);
+			if (!k.ok || k.encoding == MENC_NAMED)
+			{
+				/* the jsonb view's own key text, transcoded or refused */
+				JsonbValue *kv = rbmarshal_json_value(doc, e.key ? e.key : e.value, 3, MBIN_ERROR);
+
+				if (kv->type != jbvString)
+					ereport(ERROR,
+							(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+							 errmsg("cannot convert Marshal hash key to text")));
+				en->key = pnstrdup(kv->val.string.val, kv->val.string.len);
+				en->keylen = kv->val.string.len;
+			}
+			else
+			{
+				char	   *s = pg_any_to_server((const char *) k.text.ptr, (int) k.text.len, PG_UTF8);
+
+				en->keylen = (const uint8_t *) s == k.text.ptr ? k.text.len : strlen(s);
+				en->key = pnstrdup(s, en->keylen);
+			}
+			foreach(lc, entries)
+			{
+				Entry	   *old = lfirst(lc);
+
+				if (old->keylen == en->keylen && memcmp(old->key, en->key, en->keylen) == 0)
+				{
+					old->value = en->value;
+					replaced = true;
+					break;
+				}
+			}
+		}
+		if (!replaced)
+			entries = lappend(entries, en);
+	}
+	return entries;
+}
+
+/* The set-returning functions: keys, each, each_text, elements(_text). */
+typedef enum
+{
+	SRF_KEYS,
+	SRF_EACH,
+	SRF_EACH_TEXT,
+	SRF_ELEMENTS,
+	SRF_ELEMENTS_TEXT
+} SrfKind;
+
+static Datum
+entries_srf(FunctionCallInfo fcinfo, SrfKind kind, const char *fname)
+{
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	bytea	   *v = PG_GETARG_RBMARSHAL_PP(0);
+	MarshalDoc	doc;
+	List	   *entries;
+	ListCell   *lc;
+	bool		object = kind == SRF_KEYS || kind == SRF_EACH || kind == SRF_EACH_TEXT;
+
+	InitMaterializedSRF(fcinfo, kind == SRF_KEYS || kind == SRF_ELEMENTS ||
+						kind == SRF_ELEMENTS_TEXT ? MAT_SRF_USE_EXPECTED_DESC : 0);
+	rbmarshal_open(v, &doc);
+	entries = root_entries(&doc, object, fname);
+	foreach(lc, entries)
+	{
+		Entry	   *en = lfirst(lc);
+		Datum		values[2];
+		bool		nulls[2] = {false, false};
+		int			col = 0;
+
+		if (object)
+			values[col++] = PointerGetDatum(cstring_to_text_with_len(en->key, (int) en->keylen));
+		if (kind == SRF_EACH || kind == SRF_ELEMENTS)
+			values[col++] = PointerGetDatum(value_at(&doc, en->value));
+		else if (kind == SRF_EACH_TEXT || kind == SRF_ELEMENTS_TEXT)
+		{
+			text	   *t = text_at(&doc, en->value);
+
+			nulls[col] = t == NULL;
+			values[col++] = PointerGetDatum(t);
+		}
+		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+	}
+	return (Datum) 0;
+}
+
+Datum
+rbmarshal_keys(PG_FUNCTION_ARGS)
+{
+	return entries_srf(fcinfo, SRF_KEYS, "rbmarshal_keys");
+}
+
+Datum
+rbmarshal_each(PG_FUNCTION_ARGS)
+{
+	return entries_srf(fcinfo, SRF_EACH, "rbmarshal_each");
+}
+
+Datum
+rbmarshal_each_text(PG_FUNCTION_ARGS)
+{
+	return entries_srf(fcinfo, SRF_EACH_TEXT, "rbmarshal_each_text");
+}
+
+Datum
+rbmarshal_array_elements(PG_FUNCTION_ARGS)
+{
+	return entries_srf(fcinfo, SRF_ELEMENTS, "rbmarshal_array_elements");
+}
+
+Datum
+rbmarshal_array_elements_text(PG_FUNCTION_ARGS)
+{
+	return entries_srf(fcinfo, SRF_ELEMENTS_TEXT, "rbmarshal_array_elements_text");
+}
+
+Datum
+rbmarshal_array_length(PG_FUNCTION_ARGS)
+{
+	bytea	   *v = PG_GETARG_RBMARSHAL_PP(0);
+	MarshalDoc	doc;
+	MarshalView view;
+	MarshalError err;
+
+	rbmarshal_open(v, &doc);
+	check(marshal_view(&doc, 2, &view, &err), &err);
+	if (view.kind != MV_ARRAY && view.kind != MV_SET)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("cannot get array length of a %s",
+						view.kind == MV_SCALAR ? "scalar" : "non-array")));
+	PG_RETURN_INT32((int32) view.count);
+}
