@@ -489,12 +489,14 @@ extern MarshalStatus marshal_key_text(const MarshalDoc *doc,
 									  MarshalError *err);
 /*
  * The value under a key (UTF-8 text) or at an index (negative from the end)
- * of a view, as jsonb's -> finds it; *found = 0 when there is none.
+ * of a view, as jsonb's -> finds it; *found = 0 when there is none.  Keys
+ * in named encodings are converted with transcoder's transcode (if any).
  */
 extern MarshalStatus marshal_view_find(const MarshalDoc *doc,
 									   const MarshalView *view,
 									   const char *key, size_t keylen,
 									   int64_t index, bool by_index,
+									   const MarshalJsonSink *transcoder,
 									   size_t *found, MarshalError *err);
 
 /* Instants and dates for the typed casts (Time, TimeWithZone, DateTime). */

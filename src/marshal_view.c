@@ -279,7 +279,8 @@ marshal_key_text(const MarshalDoc *doc, const MarshalEntry *e, char *buf,
 MarshalStatus
 marshal_view_find(const MarshalDoc *doc, const MarshalView *view,
 				  const char *key, size_t keylen, int64_t index, bool by_index,
-				  size_t *found, MarshalError *err)
+				  const MarshalJsonSink *transcoder, size_t *found,
+				  MarshalError *err)
 {
 	MarshalViewIter it;
 	MarshalEntry e;
@@ -319,8 +320,25 @@ marshal_view_find(const MarshalDoc *doc, const MarshalView *view,
 			return MARSHAL_OK;
 		if ((st = marshal_key_text(doc, &e, buf, sizeof(buf), &k, err)) != MARSHAL_OK)
 			return st;
-		if (k.ok && k.encoding != MENC_NAMED && k.text.len == keylen &&
-			memcmp(k.text.ptr, key, keylen) == 0)
+		if (k.ok && k.encoding == MENC_NAMED)
+		{
+			/* a key in another encoding compares as the UTF-8 it converts to */
+			char		name[64];
+			char	   *conv;
+			size_t		convlen;
+
+			if (transcoder == NULL || transcoder->transcode == NULL ||
+				k.encname.len >= sizeof(name))
+				continue;
+			memcpy(name, k.encname.ptr, k.encname.len);
+			name[k.encname.len] = '\0';
+			if (transcoder->transcode(transcoder->ctx, name, k.text.ptr, k.text.len,
+									  &conv, &convlen) &&
+				convlen == keylen && memcmp(conv, key, keylen) == 0)
+				*found = e.value;
+			continue;
+		}
+		if (k.ok && k.text.len == keylen && memcmp(k.text.ptr, key, keylen) == 0)
 			*found = e.value;
 	}
 }

@@ -44,9 +44,15 @@ extern void rbmarshal_open(bytea *v, MarshalDoc *doc);
 
 /* rbmarshal_jsonb.c */
 struct JsonbValue;
+extern bool rbmarshal_transcode(void *ctx, const char *encname,
+								const uint8_t *s, size_t len,
+								char **out, size_t *outlen);
 extern struct JsonbValue *rbmarshal_json_value(const MarshalDoc *doc,
 											   size_t pos, int time_precision,
 											   MarshalBinaryMode binary);
+
+/* rbmarshal_fromjsonb.c */
+extern bytea *rbmarshal_from_jsonb_value(struct JsonbValue *v);
 
 /* rbmarshal_nav.c */
 extern char *rbmarshal_class_name(const MarshalNode *n);

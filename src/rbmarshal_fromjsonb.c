@@ -130,6 +130,13 @@ jsonb_to_marshal(Jsonb *j, bool symbolize)
 	return result;
 }
 
+/* A scalar JsonbValue as a stream (navigation's made-up values). */
+bytea *
+rbmarshal_from_jsonb_value(JsonbValue *v)
+{
+	return jsonb_to_marshal(JsonbValueToJsonb(v), false);
+}
+
 /* The jsonb -> rbmarshal cast. */
 Datum
 rbmarshal_from_jsonb(PG_FUNCTION_ARGS)

@@ -328,9 +328,9 @@ convert_text(Oid proc, int enc, bool jis, const uint8_t *s, size_t len,
  * procedures; false (so the codec applies the binary policy) when the
  * encoding is unknown here or the bytes are not valid in it.
  */
-static bool
-sink_transcode(void *ctx, const char *encname, const uint8_t *s, size_t len,
-			   char **out, size_t *outlen)
+bool
+rbmarshal_transcode(void *ctx, const char *encname, const uint8_t *s, size_t len,
+					char **out, size_t *outlen)
 {
 	int			enc = ruby_encoding_to_pg(encname);
 	Oid			proc;
@@ -395,7 +395,7 @@ rbmarshal_json_value(const MarshalDoc *doc, size_t pos, int time_precision,
 	MarshalJsonSink sink = {
 		&s, sink_begin_object, sink_end_object, sink_begin_array,
 		sink_end_array, sink_key, sink_string, sink_null, sink_boolean,
-		sink_integer, sink_number, sink_transcode
+		sink_integer, sink_number, rbmarshal_transcode
 	};
 
 	if (time_precision < 0 || time_precision > 9)

@@ -55,21 +55,24 @@ key_utf8(text *t, size_t *len)
 	return u;
 }
 
+/* Keys in other Ruby encodings compare as the text they convert to. */
+static const MarshalJsonSink transcoder = {
+	.transcode = rbmarshal_transcode
+};
+
 /*
- * One step of a path from the value at *pos: a key, or (text that parses as
- * an integer, on arrays) an index, as jsonb's #> takes them.  False if the
- * step leads nowhere.
+ * One step of a path from the value at *pos (whose view is given): a key,
+ * or (text that parses as an integer, on arrays) an index, as jsonb's #>
+ * takes them.  False if the step leads nowhere.
  */
 static bool
-step(MarshalDoc *doc, size_t *pos, const char *key, size_t keylen,
-	 bool by_index, int64 index)
+step(MarshalDoc *doc, const MarshalView *view, size_t *pos, const char *key,
+	 size_t keylen, bool by_index, int64 index)
 {
-	MarshalView view;
 	MarshalError err;
 	size_t		found;
 
-	check(marshal_view(doc, *pos, &view, &err), &err);
-	if (!by_index && (view.kind == MV_ARRAY || view.kind == MV_SET))
+	if (!by_index && (view->kind == MV_ARRAY || view->kind == MV_SET))
 	{
 		/* a path element names an array position by its digits */
 		char	   *end;
@@ -85,11 +88,33 @@ step(MarshalDoc *doc, size_t *pos, const char *key, size_t keylen,
 			return false;
 		by_index = true;
 	}
-	check(marshal_view_find(doc, &view, key, keylen, index, by_index, &found, &err), &err);
+	check(marshal_view_find(doc, view, key, keylen, index, by_index,
+							&transcoder, &found, &err), &err);
 	if (!found)
 		return false;
 	*pos = found;
 	return true;
+}
+
+/*
+ * The objects the JSON view makes up ({"$binary": ..}, {"$class": ..,
+ * "$dump": ..}) have no bytes of their own to walk: look the key up in
+ * the made-up object.  NULL if it is not there.
+ */
+static JsonbValue *
+made_up_field(JsonbValue *obj, const char *key, size_t keylen)
+{
+	JsonbValue *found = NULL;
+
+	for (int i = 0; i < obj->val.object.nPairs; i++)
+	{
+		JsonbValue *k = &obj->val.object.pairs[i].key;
+
+		if ((size_t) k->val.string.len == keylen &&
+			memcmp(k->val.string.val, key, keylen) == 0)
+			found = &obj->val.object.pairs[i].value;
+	}
+	return found;
 }
 
 /* The sub-value at pos as a stream of its own (Marshal.dump(sub_value)). */
@@ -152,51 +177,66 @@ navigate(FunctionCallInfo fcinfo, bytea *v, int nsteps, Datum *keys,
 	MemoryContext work;
 	MemoryContext old;
 	MarshalDoc	doc;
+	MarshalView view;
+	MarshalError err;
 	size_t		pos = 2;
 	bool		ok = true;
+	JsonbValue *made = NULL;	/* a value of a made-up object */
 	Datum		result = (Datum) 0;
+	bytea	   *b = NULL;
+	text	   *t = NULL;
 
 	work = AllocSetContextCreate(CurrentMemoryContext, "rbmarshal navigation",
 								 ALLOCSET_SMALL_SIZES);
 	old = MemoryContextSwitchTo(work);
 	rbmarshal_open(v, &doc);
-	if (by_index)
-		ok = step(&doc, &pos, NULL, 0, true, index);
-	for (int i = 0; ok && i < nsteps; i++)
+	for (int i = by_index ? -1 : 0; ok && i < nsteps; i++)
 	{
-		size_t		len;
-		const char *k;
+		size_t		len = 0;
+		const char *k = NULL;
 
-		if (nulls && nulls[i])
+		if (i >= 0)
 		{
-			ok = false;
+			if (nulls && nulls[i])
+			{
+				ok = false;
+				break;
+			}
+			k = key_utf8(DatumGetTextPP(keys[i]), &len);
+		}
+		check(marshal_view(&doc, pos, &view, &err), &err);
+		if (view.kind == MV_SCALAR)
+		{
+			JsonbValue *jv = rbmarshal_json_value(&doc, pos, 3, MBIN_BASE64);
+
+			/* only a made-up object, and only as the last step */
+			ok = jv->type == jbvObject && i >= 0 && i == nsteps - 1;
+			if (ok)
+				made = made_up_field(jv, k, len);
+			ok = made != NULL;
 			break;
 		}
-		k = key_utf8(DatumGetTextPP(keys[i]), &len);
-		ok = step(&doc, &pos, k, len, false, 0);
+		ok = step(&doc, &view, &pos, k, len, i < 0, index);
 	}
-	if (ok)
+	if (ok && made)
 	{
+		/* the made-up values are strings */
 		if (kind == AS_RBMARSHAL)
-		{
-			bytea	   *b = value_at(&doc, pos);
-
-			MemoryContextSwitchTo(old);
-			result = copy_varlena(b);
-		}
+			b = rbmarshal_from_jsonb_value(made);
 		else
-		{
-			text	   *t = text_at(&doc, pos);
-
-			MemoryContextSwitchTo(old);
-			ok = t != NULL;
-			if (ok)
-				result = copy_varlena(t);
-		}
+			t = cstring_to_text_with_len(made->val.string.val, made->val.string.len);
 	}
+	else if (ok && kind == AS_RBMARSHAL)
+		b = value_at(&doc, pos);
+	else if (ok)
+		t = text_at(&doc, pos);
 	MemoryContextSwitchTo(old);
+	if (b)
+		result = copy_varlena(b);
+	else if (t)
+		result = copy_varlena(t);
 	MemoryContextDelete(work);
-	if (!ok)
+	if (!ok || (!b && !t))
 		PG_RETURN_NULL();
 	return result;
 }
@@ -287,13 +327,15 @@ exists(MarshalDoc *doc, const char *key, size_t keylen)
 	check(marshal_view(doc, 2, &view, &err), &err);
 	if (view.kind == MV_HASH || view.kind == MV_STRUCT || view.kind == MV_IVARS)
 	{
-		check(marshal_view_find(doc, &view, key, keylen, 0, false, &found, &err), &err);
+		check(marshal_view_find(doc, &view, key, keylen, 0, false, &transcoder, &found, &err), &err);
 		return found != 0;
 	}
 	if (view.kind == MV_SCALAR)
 	{
 		JsonbValue *v = rbmarshal_json_value(doc, 2, 3, MBIN_BASE64);
 
+		if (v->type == jbvObject)
+			return made_up_field(v, key, keylen) != NULL;
 		return v->type == jbvString && (size_t) v->val.string.len == keylen &&
 			memcmp(v->val.string.val, key, keylen) == 0;
 	}
@@ -491,6 +533,7 @@ typedef struct Entry
 	char	   *key;
 	size_t		keylen;
 	size_t		value;
+	JsonbValue *made;			/* a made-up object's value, else NULL */
 } Entry;
 
 static List *
@@ -507,6 +550,26 @@ root_entries(MarshalDoc *doc, bool want_object, const char *fname)
 
 	check(marshal_view(doc, 2, &view, &err), &err);
 	object = view.kind == MV_HASH || view.kind == MV_STRUCT || view.kind == MV_IVARS;
+	if (view.kind == MV_SCALAR && want_object)
+	{
+		/* a made-up object ({"$binary": ..}) lists its own pairs */
+		JsonbValue *jv = rbmarshal_json_value(doc, 2, 3, MBIN_BASE64);
+
+		if (jv->type == jbvObject)
+		{
+			for (int i = 0; i < jv->val.object.nPairs; i++)
+			{
+				Entry	   *en = palloc0(sizeof(Entry));
+				JsonbValue *k = &jv->val.object.pairs[i].key;
+
+				en->key = k->val.string.val;
+				en->keylen = k->val.string.len;
+				en->made = &jv->val.object.pairs[i].value;
+				entries = lappend(entries, en);
+			}
+			return entries;
+		}
+	}
 	if (object != want_object || view.kind == MV_SCALAR)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -600,7 +663,12 @@ entries_srf(FunctionCallInfo fcinfo, SrfKind kind, const char *fname)
 
 		if (object)
 			values[col++] = PointerGetDatum(cstring_to_text_with_len(en->key, (int) en->keylen));
-		if (kind == SRF_EACH || kind == SRF_ELEMENTS)
+		if (en->made && kind == SRF_EACH)
+			values[col++] = PointerGetDatum(rbmarshal_from_jsonb_value(en->made));
+		else if (en->made && kind == SRF_EACH_TEXT)
+			values[col++] = PointerGetDatum(cstring_to_text_with_len(en->made->val.string.val,
+																	 en->made->val.string.len));
+		else if (kind == SRF_EACH || kind == SRF_ELEMENTS)
 			values[col++] = PointerGetDatum(value_at(&doc, en->value));
 		else if (kind == SRF_EACH_TEXT || kind == SRF_ELEMENTS_TEXT)
 		{
