@@ -185,6 +185,9 @@ extern MarshalTextStatus marshal_base64_decode(const char *src, size_t len,
 											   uint8_t *out, size_t *outlen,
 											   size_t *errpos);
 
+/* Whether s is valid UTF-8 (and, unless nul_ok, free of NUL). */
+extern bool marshal_utf8_valid(const uint8_t *s, size_t n, bool nul_ok);
+
 /* Lowercase hex of len bytes into out (2 * len chars, not terminated). */
 extern void marshal_hex_encode(const uint8_t *src, size_t len, char *out);
 
@@ -205,7 +208,21 @@ typedef struct MarshalDoc
 	const uint8_t *buf;
 	size_t		len;
 	MarshalIndex index;
+	/*
+	 * A lazy document indexes only as far as a link or symbol link asks
+	 * (navigation reads a few keys of a large value); the cursor extends it
+	 * with these hooks.  Start one with marshal_doc_lazy().
+	 */
+	bool		lazy;
+	const MarshalHooks *lazy_hooks;
+	uint32_t	lazy_depth;
 } MarshalDoc;
+
+extern void marshal_doc_lazy(MarshalDoc *doc, const uint8_t *buf, size_t len,
+							 const MarshalHooks *hooks, uint32_t max_depth);
+/* Make sure symbol nsym - 1 and object nobj - 1 are indexed, if they exist. */
+extern MarshalStatus marshal_doc_need(const MarshalDoc *doc, int64_t nsym,
+									  int64_t nobj, MarshalError *err);
 
 /* A byte string inside the stream (names, payloads). */
 typedef struct MarshalBytes

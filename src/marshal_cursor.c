@@ -58,27 +58,34 @@ read_encoding_ivars(const MarshalDoc *doc, size_t pos, int64_t count,
 	while (count-- > 0)
 	{
 		MarshalBytes name;
-		MarshalNode value;
+		int			c;
 
-		if ((st = marshal_symbol(doc, pos, &name, NULL, NULL, &pos, err)) != MARSHAL_OK ||
-			(st = marshal_node(doc, pos, &value, err)) != MARSHAL_OK)
+		if ((st = marshal_symbol(doc, pos, &name, NULL, NULL, &pos, err)) != MARSHAL_OK)
 			return st;
-		if (name.len == 1 && name.ptr[0] == 'E')
+		if (pos >= doc->len)
+			return damaged(err, pos, "missing ivar value");
+		c = doc->buf[pos];
+		/* the usual pair, :E true/false, without building a node */
+		if (c == MT_TRUE || c == MT_FALSE)
 		{
-			if (value.type == MT_TRUE)
-				node->encoding = MENC_UTF8;
-			else if (value.type == MT_FALSE)
-				node->encoding = MENC_USASCII;
+			if (name.len == 1 && name.ptr[0] == 'E')
+				node->encoding = c == MT_TRUE ? MENC_UTF8 : MENC_USASCII;
+			pos++;
+			continue;
 		}
-		else if (name.len == 8 && memcmp(name.ptr, "encoding", 8) == 0 &&
-				 value.type == MT_STRING)
+		if (name.len == 8 && memcmp(name.ptr, "encoding", 8) == 0)
 		{
-			node->encoding = MENC_NAMED;
-			node->encname = value.data;
+			MarshalNode value;
+
+			if ((st = marshal_node(doc, pos, &value, err)) != MARSHAL_OK)
+				return st;
+			if (value.type == MT_STRING)
+			{
+				node->encoding = MENC_NAMED;
+				node->encname = value.data;
+			}
 		}
-		if (value.next)
-			pos = value.next;
-		else if ((st = marshal_skip(doc, pos, &pos, err)) != MARSHAL_OK)
+		if ((st = marshal_skip(doc, pos, &pos, err)) != MARSHAL_OK)
 			return st;
 	}
 	*end = pos;
@@ -93,9 +100,11 @@ marshal_symbol(const MarshalDoc *doc, size_t pos, MarshalBytes *name,
 	int			ivar = 0;
 	int64_t		n;
 	MarshalStatus st;
-	MarshalNode info;
+	MarshalNode info;			/* only its encoding fields are used */
 
-	memset(&info, 0, sizeof(info));
+	info.encoding = MENC_BINARY;
+	info.encname.ptr = NULL;
+	info.encname.len = 0;
 	while (pos < doc->len && doc->buf[pos] == MT_IVAR)
 	{
 		ivar = 1;
@@ -107,7 +116,8 @@ marshal_symbol(const MarshalDoc *doc, size_t pos, MarshalBytes *name,
 	{
 		size_t		p;
 
-		if ((st = marshal_long(doc, pos + 1, &n, &pos, err)) != MARSHAL_OK)
+		if ((st = marshal_long(doc, pos + 1, &n, &pos, err)) != MARSHAL_OK ||
+			(n >= 0 && (st = marshal_doc_need(doc, n + 1, 0, err)) != MARSHAL_OK))
 			return st;
 		if (n < 0 || n >= doc->index.nsymbols)
 			return damaged(err, pos, "symbol link out of range");
@@ -153,9 +163,28 @@ marshal_node(const MarshalDoc *doc, size_t pos, MarshalNode *node,
 	MarshalBytes ignored;
 	int64_t		n;
 
-	memset(node, 0, sizeof(*node));
+	/* every field a reader may look at, without clearing the whole node */
+	node->type = 0;
 	node->slot = -1;
 	node->pos = pos;
+	node->cls.ptr = NULL;
+	node->cls.len = 0;
+	node->uclass.ptr = NULL;
+	node->uclass.len = 0;
+	node->nextended = 0;
+	node->ival = 0;
+	node->data.ptr = NULL;
+	node->data.len = 0;
+	node->negative = 0;
+	node->regexp_options = 0;
+	node->count = 0;
+	node->items = 0;
+	node->encoding = MENC_BINARY;
+	node->encname.ptr = NULL;
+	node->encname.len = 0;
+	node->has_ivars = 0;
+	node->ivars = 0;
+	node->next = 0;
 	for (;;)
 	{
 		size_t		at = pos;
@@ -183,7 +212,8 @@ marshal_node(const MarshalDoc *doc, size_t pos, MarshalNode *node,
 					int			has_ivars = node->has_ivars;
 					size_t		after;
 
-					if ((st = marshal_long(doc, pos, &n, &after, err)) != MARSHAL_OK)
+					if ((st = marshal_long(doc, pos, &n, &after, err)) != MARSHAL_OK ||
+						(n >= 0 && (st = marshal_doc_need(doc, 0, n + 1, err)) != MARSHAL_OK))
 						return st;
 					if (n < 0 || n >= doc->index.nobjects)
 						return damaged(err, at, "object link out of range");
@@ -303,70 +333,177 @@ marshal_node(const MarshalDoc *doc, size_t pos, MarshalNode *node,
 	return MARSHAL_OK;
 }
 
+/*
+ * Skipping is the walkers' inner loop, so it reads bytes directly instead
+ * of building nodes: type byte, lengths, and recursion into containers.
+ */
+static bool skip_value(const MarshalDoc *doc, size_t *pos, int depth);
+
+static inline bool
+skip_long(const MarshalDoc *doc, size_t *pos, int64_t *v)
+{
+	return marshal_decode_long(doc->buf, doc->len, pos, v);
+}
+
+static inline bool
+skip_bytes(const MarshalDoc *doc, size_t *pos)
+{
+	int64_t		n;
+
+	if (!skip_long(doc, pos, &n) || n < 0 || (uint64_t) n > doc->len - *pos)
+		return false;
+	*pos += (size_t) n;
+	return true;
+}
+
+static bool
+skip_symbol(const MarshalDoc *doc, size_t *pos)
+{
+	int64_t		n;
+	bool		ivar = false;
+
+	while (*pos < doc->len && doc->buf[*pos] == MT_IVAR)
+	{
+		ivar = true;
+		(*pos)++;
+	}
+	if (*pos >= doc->len)
+		return false;
+	if (doc->buf[(*pos)++] == MT_SYMLINK)
+	{
+		if (!skip_long(doc, pos, &n))
+			return false;
+	}
+	else if (!skip_bytes(doc, pos))
+		return false;
+	if (ivar)
+	{
+		if (!skip_long(doc, pos, &n))
+			return false;
+		while (n-- > 0)
+			if (!skip_symbol(doc, pos) || !skip_value(doc, pos, 0))
+				return false;
+	}
+	return true;
+}
+
+/* Pairs of (symbol, value): ivar blocks, object ivars, struct members. */
+static bool
+skip_named(const MarshalDoc *doc, size_t *pos, int64_t n, int depth)
+{
+	while (n-- > 0)
+		if (!skip_symbol(doc, pos) || !skip_value(doc, pos, depth))
+			return false;
+	return true;
+}
+
+static bool
+skip_value(const MarshalDoc *doc, size_t *pos, int depth)
+{
+	int			ivars = 0;
+	int64_t		n;
+
+	/* a validated stream nests no deeper than its validation allowed */
+	if (depth > 100000)
+		return false;
+	for (;;)
+	{
+		int			t;
+
+		if (*pos >= doc->len)
+			return false;
+		t = doc->buf[(*pos)++];
+		switch (t)
+		{
+			case MT_IVAR:
+				ivars++;
+				continue;
+			case MT_EXTENDED:
+			case MT_UCLASS:
+				if (!skip_symbol(doc, pos))
+					return false;
+				continue;
+			case MT_NIL:
+			case MT_TRUE:
+			case MT_FALSE:
+				break;
+			case MT_FIXNUM:
+			case MT_LINK:
+			case MT_SYMLINK:
+				if (!skip_long(doc, pos, &n))
+					return false;
+				break;
+			case MT_SYMBOL:
+			case MT_FLOAT:
+			case MT_STRING:
+			case MT_CLASS:
+			case MT_MODULE:
+			case MT_MODULE_OLD:
+				if (!skip_bytes(doc, pos))
+					return false;
+				break;
+			case MT_REGEXP:
+				if (!skip_bytes(doc, pos) || *pos >= doc->len)
+					return false;
+				(*pos)++;
+				break;
+			case MT_BIGNUM:
+				if (*pos >= doc->len)
+					return false;
+				(*pos)++;
+				if (!skip_long(doc, pos, &n) || n < 0 ||
+					(uint64_t) n * 2 > doc->len - *pos)
+					return false;
+				*pos += (size_t) n * 2;
+				break;
+			case MT_USERDEF:
+				if (!skip_symbol(doc, pos) || !skip_bytes(doc, pos))
+					return false;
+				break;
+			case MT_ARRAY:
+			case MT_HASH:
+			case MT_HASH_DEF:
+				if (!skip_long(doc, pos, &n) || n < 0 || (uint64_t) n > doc->len)
+					return false;
+				if (t != MT_ARRAY)
+					n = 2 * n + (t == MT_HASH_DEF);
+				while (n-- > 0)
+					if (!skip_value(doc, pos, depth + 1))
+						return false;
+				break;
+			case MT_STRUCT:
+			case MT_OBJECT:
+				if (!skip_symbol(doc, pos) || !skip_long(doc, pos, &n) ||
+					!skip_named(doc, pos, n, depth + 1))
+					return false;
+				break;
+			case MT_USRMARSHAL:
+			case MT_DATA:
+				if (!skip_symbol(doc, pos) || !skip_value(doc, pos, depth + 1))
+					return false;
+				break;
+			default:
+				return false;
+		}
+		break;
+	}
+	/* each I wrapper's ivar block follows the value */
+	while (ivars-- > 0)
+	{
+		if (!skip_long(doc, pos, &n) || !skip_named(doc, pos, n, depth + 1))
+			return false;
+	}
+	return true;
+}
+
 MarshalStatus
 marshal_skip(const MarshalDoc *doc, size_t pos, size_t *end,
 			 MarshalError *err)
 {
-	MarshalNode node;
-	MarshalStatus st;
-	int64_t		n;
+	size_t		p = pos;
 
-	if ((st = marshal_node(doc, pos, &node, err)) != MARSHAL_OK)
-		return st;
-	if (node.next)
-	{
-		*end = node.next;
-		return MARSHAL_OK;
-	}
-	pos = node.items;
-	switch (node.type)
-	{
-		case MT_ARRAY:
-			n = node.count;
-			break;
-		case MT_HASH:
-			n = 2 * (int64_t) node.count;
-			break;
-		case MT_HASH_DEF:
-			n = 2 * (int64_t) node.count + 1;
-			break;
-		case MT_USRMARSHAL:
-		case MT_DATA:
-			n = 1;
-			break;
-		case MT_STRUCT:
-		case MT_OBJECT:
-			/* name, value pairs */
-			for (uint32_t i = 0; i < node.count; i++)
-			{
-				MarshalBytes name;
-
-				if ((st = marshal_symbol(doc, pos, &name, NULL, NULL, &pos, err)) != MARSHAL_OK ||
-					(st = marshal_skip(doc, pos, &pos, err)) != MARSHAL_OK)
-					return st;
-			}
-			n = 0;
-			break;
-		default:
-			return damaged(err, pos, "unexpected container");
-	}
-	for (int64_t i = 0; i < n; i++)
-		if ((st = marshal_skip(doc, pos, &pos, err)) != MARSHAL_OK)
-			return st;
-	/* an I wrapper's ivars follow the elements */
-	if (node.has_ivars)
-	{
-		if ((st = marshal_long(doc, pos, &n, &pos, err)) != MARSHAL_OK)
-			return st;
-		for (int64_t i = 0; i < n; i++)
-		{
-			MarshalBytes name;
-
-			if ((st = marshal_symbol(doc, pos, &name, NULL, NULL, &pos, err)) != MARSHAL_OK ||
-				(st = marshal_skip(doc, pos, &pos, err)) != MARSHAL_OK)
-				return st;
-		}
-	}
-	*end = pos;
+	if (!skip_value(doc, &p, 0))
+		return damaged(err, pos, "value does not skip");
+	*end = p;
 	return MARSHAL_OK;
 }

@@ -39,6 +39,8 @@ typedef struct Walk
 	/* positions of the containers being converted, for cycle detection */
 	size_t	   *active;
 	uint32_t	nactive;
+	uint32_t	activecap;
+	size_t		active_inline[64];
 	PathStep	path[PATH_STEPS];
 } Walk;
 
@@ -168,55 +170,13 @@ charge(Walk *w, size_t pos, size_t len)
 	return MARSHAL_OK;
 }
 
-static bool
-valid_utf8_nonul(const uint8_t *s, size_t n)
-{
-	size_t		i = 0;
-
-	while (i < n)
-	{
-		uint8_t		c = s[i];
-		size_t		need;
-		uint32_t	cp;
-
-		if (c < 0x80)
-		{
-			if (c == 0)
-				return false;
-			i++;
-			continue;
-		}
-		if (c >= 0xC2 && c <= 0xDF)
-			need = 1, cp = c & 0x1F;
-		else if (c >= 0xE0 && c <= 0xEF)
-			need = 2, cp = c & 0x0F;
-		else if (c >= 0xF0 && c <= 0xF4)
-			need = 3, cp = c & 0x07;
-		else
-			return false;
-		if (n - i <= need)
-			return false;
-		for (size_t k = 1; k <= need; k++)
-		{
-			if ((s[i + k] & 0xC0) != 0x80)
-				return false;
-			cp = (cp << 6) | (s[i + k] & 0x3F);
-		}
-		if ((need == 2 && cp < 0x800) || (need == 3 && cp < 0x10000) ||
-			(cp >= 0xD800 && cp <= 0xDFFF) || cp > 0x10FFFF)
-			return false;
-		i += need + 1;
-	}
-	return true;
-}
-
 /* Length of the valid UTF-8 sequence at s (0 if invalid or NUL). */
 static size_t
 utf8_seq(const uint8_t *s, size_t n)
 {
 	size_t		len = s[0] < 0x80 ? 1 : s[0] < 0xE0 ? 2 : s[0] < 0xF0 ? 3 : 4;
 
-	if (len > n || !valid_utf8_nonul(s, len))
+	if (len > n || !marshal_utf8_valid(s, len, false))
 		return 0;
 	return len;
 }
@@ -246,7 +206,7 @@ emit_text(Walk *w, size_t pos, const uint8_t *s, size_t len,
 			memcpy(name, encname.ptr, encname.len);
 			name[encname.len] = '\0';
 			if (k->transcode(k->ctx, name, s, len, &conv, &convlen) &&
-				valid_utf8_nonul((const uint8_t *) conv, convlen))
+				marshal_utf8_valid((const uint8_t *) conv, convlen, false))
 			{
 				if (is_key)
 					k->key(k->ctx, conv, convlen, true);
@@ -256,7 +216,7 @@ emit_text(Walk *w, size_t pos, const uint8_t *s, size_t len,
 			}
 		}
 	}
-	else if (valid_utf8_nonul(s, len))
+	else if (marshal_utf8_valid(s, len, false))
 	{
 		if (is_key)
 			k->key(k->ctx, (const char *) s, len, true);
@@ -578,7 +538,7 @@ decode_time(Walk *w, const MarshalNode *n, TimeInfo *t)
 		if (n->data.len > 8)
 		{
 			/* years outside 1900..1900+0xffff carry an extension */
-			MarshalDoc	sub = {b + 8, n->data.len - 8, {0}};
+			MarshalDoc	sub = {.buf = b + 8, .len = n->data.len - 8};
 			size_t		e;
 			int64_t		ext;
 
@@ -942,7 +902,7 @@ emit_regexp(Walk *w, const MarshalNode *n)
 		out[o++] = (char) c;
 	}
 	out[o++] = ')';
-	if (valid_utf8_nonul((const uint8_t *) out, o))
+	if (marshal_utf8_valid((const uint8_t *) out, o, false))
 		w->sink->string(w->sink->ctx, out, o, false);
 	else
 	{
@@ -976,7 +936,7 @@ scalar_to_s(Walk *w, size_t pos, const MarshalNode *n, char *buf, size_t size,
 			return MARSHAL_OK;
 		case MT_STRING:
 		case MT_SYMBOL:
-			if (n->data.len >= size || !valid_utf8_nonul(n->data.ptr, n->data.len))
+			if (n->data.len >= size || !marshal_utf8_valid(n->data.ptr, n->data.len, false))
 				*ok = false;
 			else
 			{
@@ -1361,6 +1321,19 @@ emit_value(Walk *w, size_t pos, size_t *next)
 					w->opts.max_depth);
 	if (++w->depth % 8 == 0 && w->hooks && w->hooks->check_stack)
 		w->hooks->check_stack(w->hooks->ctx);
+	if (w->nactive == w->activecap)
+	{
+		/* deeper than the inline stack: move it to the heap, doubling */
+		size_t	   *bigger = walk_alloc(w, 2 * w->activecap * sizeof(size_t));
+
+		if (bigger == NULL)
+			return fail(w, MARSHAL_ERR_NOMEM, pos, "out of memory");
+		memcpy(bigger, w->active, w->nactive * sizeof(size_t));
+		if (w->active != w->active_inline)
+			walk_free(w, w->active);
+		w->active = bigger;
+		w->activecap *= 2;
+	}
 	w->active[w->nactive++] = n.pos;
 
 	/* a link to a container: convert the target, continue after the link */
@@ -1401,12 +1374,16 @@ walk_init(Walk *w, const MarshalDoc *doc, const MarshalJsonSink *sink,
 	w->hooks = hooks;
 	w->err = err;
 	err->status = MARSHAL_OK;
-	if (sink == NULL)
-		return MARSHAL_OK;		/* decoding helpers only: no walk */
-	w->active = walk_alloc(w, ((size_t) w->opts.max_depth + 1) * sizeof(size_t));
-	if (w->active == NULL)
-		return fail(w, MARSHAL_ERR_NOMEM, 0, "out of memory");
+	w->active = w->active_inline;
+	w->activecap = sizeof(w->active_inline) / sizeof(w->active_inline[0]);
 	return MARSHAL_OK;
+}
+
+static void
+walk_done(Walk *w)
+{
+	if (w->active != w->active_inline)
+		walk_free(w, w->active);
 }
 
 MarshalStatus
@@ -1420,7 +1397,7 @@ marshal_to_json_at(const MarshalDoc *doc, size_t pos,
 
 	TRY(walk_init(&w, doc, sink, opts, hooks, err));
 	st = emit_value(&w, pos, &end);
-	walk_free(&w, w.active);
+	walk_done(&w);
 	return st;
 }
 
@@ -1437,7 +1414,7 @@ marshal_to_json(const MarshalDoc *doc, const MarshalJsonSink *sink,
 	st = emit_value(&w, 2, &end);
 	if (st == MARSHAL_OK && end != doc->len)
 		st = fail(&w, MARSHAL_ERR_FORMAT, end, "value ends before the stream");
-	walk_free(&w, w.active);
+	walk_done(&w);
 	return st;
 }
 
@@ -1671,7 +1648,7 @@ marshal_to_json_text(const uint8_t *buf, size_t len,
 					 const MarshalJsonOptions *opts, const MarshalHooks *hooks,
 					 char **out, size_t *outlen, MarshalError *err)
 {
-	MarshalDoc	doc = {buf, len, {0}};
+	MarshalDoc	doc = {.buf = buf, .len = len};
 	TextSink   *t;
 	MarshalJsonSink sink = {
 		NULL, text_begin_object, text_end_object, text_begin_array,
@@ -1692,7 +1669,13 @@ marshal_to_json_text(const uint8_t *buf, size_t len,
 		err->status = MARSHAL_ERR_NOMEM;
 		return MARSHAL_ERR_NOMEM;
 	}
-	memset(t, 0, sizeof(*t));
+	/* need_comma[] is set as each level opens: no need to clear it */
+	t->buf = NULL;
+	t->len = t->cap = 0;
+	t->failed = false;
+	t->level = 0;
+	t->need_comma[0] = 0;
+	t->after_key = false;
 	t->hooks = hooks;
 	sink.ctx = t;
 	st = marshal_to_json(&doc, &sink, opts, hooks, err);

@@ -62,7 +62,23 @@ typedef struct Reader
 	uint8_t    *sym_enc;
 	uint32_t	nsym;
 	uint32_t	symcap;
+
+	/* indexing a prefix: stop once both tables reach these sizes */
+	uint32_t	stop_sym;
+	uint32_t	stop_obj;
 } Reader;
+
+/* Not an error: the prefix asked for is indexed (internal to this file). */
+#define MARSHAL_STOPPED ((MarshalStatus) 100)
+
+static inline MarshalStatus
+maybe_stop(Reader *r)
+{
+	if ((r->stop_sym || r->stop_obj) && r->nsym >= r->stop_sym &&
+		r->nobj >= r->stop_obj)
+		return MARSHAL_STOPPED;
+	return MARSHAL_OK;
+}
 
 #define TRY(expr) \
 	do { MarshalStatus s_ = (expr); if (s_ != MARSHAL_OK) return s_; } while (0)
@@ -209,7 +225,7 @@ add_object(Reader *r, uint8_t kind, size_t start, uint32_t *slot)
 	if (slot)
 		*slot = r->nobj;
 	r->nobj++;
-	return MARSHAL_OK;
+	return maybe_stop(r);
 }
 
 static MarshalStatus
@@ -278,56 +294,6 @@ read_bytes(Reader *r, const char *what, const uint8_t **p, size_t *n)
 	*p = r->buf + r->pos;
 	r->pos += *n;
 	return MARSHAL_OK;
-}
-
-static bool
-valid_utf8(const uint8_t *s, size_t n)
-{
-	size_t		i = 0;
-
-	while (i < n)
-	{
-		uint8_t		c = s[i];
-		size_t		need;
-		uint32_t	cp;
-
-		if (c < 0x80)
-		{
-			i++;
-			continue;
-		}
-		if (c >= 0xC2 && c <= 0xDF)
-		{
-			need = 1;
-			cp = c & 0x1F;
-		}
-		else if (c >= 0xE0 && c <= 0xEF)
-		{
-			need = 2;
-			cp = c & 0x0F;
-		}
-		else if (c >= 0xF0 && c <= 0xF4)
-		{
-			need = 3;
-			cp = c & 0x07;
-		}
-		else
-			return false;
-		if (n - i <= need)
-			return false;
-		for (size_t k = 1; k <= need; k++)
-		{
-			if ((s[i + k] & 0xC0) != 0x80)
-				return false;
-			cp = (cp << 6) | (s[i + k] & 0x3F);
-		}
-		/* overlong, surrogate or beyond U+10FFFF */
-		if ((need == 2 && cp < 0x800) || (need == 3 && cp < 0x10000) ||
-			(cp >= 0xD800 && cp <= 0xDFFF) || cp > 0x10FFFF)
-			return false;
-		i += need + 1;
-	}
-	return true;
 }
 
 static bool
@@ -413,7 +379,11 @@ read_symreal(Reader *r, int ivar, uint32_t *index)
 	idx = r->nsym++;
 	r->sym_tag[idx] = (uint8_t) symbol_tag(s, n);
 	if (r->keep_positions)
+	{
 		r->sym_pos[idx] = (uint32_t) lenpos;
+		/* provisional until its ivars are read; binary for a prefix */
+		r->sym_enc[idx] = MENC_BINARY;
+	}
 
 	if (ivar)
 	{
@@ -434,7 +404,7 @@ read_symreal(Reader *r, int ivar, uint32_t *index)
 			enc = e;			/* the last pair decides, as in MRI */
 		}
 	}
-	if (enc == 'U' && !valid_utf8(s, n))
+	if (enc == 'U' && !marshal_utf8_valid(s, n, true))
 		return fail_at(r, MARSHAL_ERR_FORMAT, lenpos,
 					   "invalid byte sequence in UTF-8 symbol");
 	if (enc == 'A' && !all_ascii(s, n))
@@ -929,7 +899,8 @@ read_stream(Reader *r)
 
 static MarshalStatus
 run(const uint8_t *buf, size_t len, const MarshalHooks *hooks,
-	uint32_t max_depth, bool keep, MarshalIndex *index, MarshalError *err)
+	uint32_t max_depth, bool keep, MarshalIndex *index, MarshalError *err,
+	uint32_t stop_sym, uint32_t stop_obj)
 {
 	Reader		r;
 	MarshalStatus st;
@@ -941,6 +912,8 @@ run(const uint8_t *buf, size_t len, const MarshalHooks *hooks,
 	r.err = err;
 	r.max_depth = max_depth ? max_depth : MARSHAL_DEFAULT_MAX_DEPTH;
 	r.keep_positions = keep;
+	r.stop_sym = stop_sym;
+	r.stop_obj = stop_obj;
 	err->status = MARSHAL_OK;
 	err->offset = 0;
 	err->detail[0] = '\0';
@@ -950,6 +923,8 @@ run(const uint8_t *buf, size_t len, const MarshalHooks *hooks,
 					 "stream of %zu bytes exceeds the 4 GB limit", len);
 	else
 		st = read_stream(&r);
+	if (st == MARSHAL_STOPPED)
+		st = MARSHAL_OK;
 
 	if (st == MARSHAL_OK && index != NULL)
 	{
@@ -974,7 +949,7 @@ MarshalStatus
 marshal_validate(const uint8_t *buf, size_t len, const MarshalHooks *hooks,
 				 uint32_t max_depth, MarshalError *err)
 {
-	return run(buf, len, hooks, max_depth, false, NULL, err);
+	return run(buf, len, hooks, max_depth, false, NULL, err, 0, 0);
 }
 
 MarshalStatus
@@ -982,7 +957,7 @@ marshal_index(const uint8_t *buf, size_t len, const MarshalHooks *hooks,
 			  uint32_t max_depth, MarshalIndex *index, MarshalError *err)
 {
 	memset(index, 0, sizeof(*index));
-	return run(buf, len, hooks, max_depth, true, index, err);
+	return run(buf, len, hooks, max_depth, true, index, err, 0, 0);
 }
 
 void
@@ -993,4 +968,43 @@ marshal_index_free(MarshalIndex *index, const MarshalHooks *hooks)
 	hook_free(hooks, index->sym_pos);
 	hook_free(hooks, index->sym_enc);
 	memset(index, 0, sizeof(*index));
+}
+
+void
+marshal_doc_lazy(MarshalDoc *doc, const uint8_t *buf, size_t len,
+				 const MarshalHooks *hooks, uint32_t max_depth)
+{
+	memset(doc, 0, sizeof(*doc));
+	doc->buf = buf;
+	doc->len = len;
+	doc->lazy = true;
+	doc->lazy_hooks = hooks;
+	doc->lazy_depth = max_depth;
+}
+
+MarshalStatus
+marshal_doc_need(const MarshalDoc *doc, int64_t nsym, int64_t nobj,
+				 MarshalError *err)
+{
+	/* the index is the document's cache: extending it is not a change */
+	MarshalDoc *d = (MarshalDoc *) doc;
+	MarshalIndex *ix = &d->index;
+	uint32_t	want_sym;
+	uint32_t	want_obj;
+	MarshalStatus st;
+
+	if (!doc->lazy || (nsym <= ix->nsymbols && nobj <= ix->nobjects))
+		return MARSHAL_OK;
+	/* at least double, so re-reading the prefix stays linear overall */
+	want_sym = (uint32_t) (nsym > 2 * (int64_t) ix->nsymbols ? nsym : 2 * ix->nsymbols);
+	want_obj = (uint32_t) (nobj > 2 * (int64_t) ix->nobjects ? nobj : 2 * ix->nobjects);
+	marshal_index_free(ix, doc->lazy_hooks);
+	st = run(doc->buf, doc->len, doc->lazy_hooks, doc->lazy_depth, true, ix,
+			 err, want_sym ? want_sym : 1, want_obj ? want_obj : 1);
+	if (st == MARSHAL_OK && ix->nsymbols >= nsym && ix->nobjects >= nobj)
+	{
+		/* whole stream read: nothing more to ask for */
+		return MARSHAL_OK;
+	}
+	return st;
 }

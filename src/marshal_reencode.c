@@ -16,11 +16,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct SlotPos
+/*
+ * Objects written so far, by the offset where their value starts in the
+ * source: a link to one of them becomes a link to its new slot.  Filled as
+ * objects are written, so extracting a small value costs nothing per
+ * object of the whole stream.
+ */
+typedef struct Written
 {
-	uint32_t	pos;
+	uint32_t	pos;			/* 0 = empty (no value starts at offset 0) */
 	uint32_t	slot;
-} SlotPos;
+} Written;
 
 typedef struct Reenc
 {
@@ -28,8 +34,9 @@ typedef struct Reenc
 	MarshalWriter *w;
 	MarshalError *err;
 	const MarshalHooks *hooks;
-	uint32_t   *map;			/* original slot -> new slot + 1, 0 = none */
-	SlotPos    *bypos;			/* original slots sorted by position */
+	Written    *written;
+	size_t		nwritten;
+	size_t		cap;			/* power of two */
 	uint32_t	depth;
 	uint32_t	max_depth;
 } Reenc;
@@ -39,42 +46,69 @@ typedef struct Reenc
 
 static MarshalStatus re_value(Reenc *r, size_t pos, size_t *next);
 
-static int
-cmp_slotpos(const void *a, const void *b)
+static size_t
+slot_hash(uint32_t pos, size_t cap)
 {
-	const SlotPos *x = a;
-	const SlotPos *y = b;
-
-	return x->pos < y->pos ? -1 : x->pos > y->pos;
+	return (size_t) (pos * 2654435761u) & (cap - 1);
 }
 
-/* The original slot of the object whose value starts at pos, or -1. */
+/* The new slot of the object whose value starts at pos, or -1. */
 static int64_t
-slot_at(Reenc *r, size_t pos)
+written_at(Reenc *r, size_t pos)
 {
-	size_t		lo = 0;
-	size_t		hi = r->doc->index.nobjects;
-
-	while (lo < hi)
-	{
-		size_t		mid = (lo + hi) / 2;
-
-		if (r->bypos[mid].pos < pos)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo < r->doc->index.nobjects && r->bypos[lo].pos == pos)
-		return r->bypos[lo].slot;
+	if (r->cap == 0)
+		return -1;
+	for (size_t i = slot_hash((uint32_t) pos, r->cap); r->written[i].pos;
+		 i = (i + 1) & (r->cap - 1))
+		if (r->written[i].pos == pos)
+			return r->written[i].slot;
 	return -1;
 }
 
-/* The new slot of a value just registered by the writer. */
-static void
-remember(Reenc *r, int64_t orig, uint32_t slot)
+/* Note that the value starting at pos was written as slot. */
+static MarshalStatus
+remember(Reenc *r, size_t pos, uint32_t slot)
 {
-	if (orig >= 0)
-		r->map[orig] = slot + 1;
+	size_t		i;
+
+	if ((r->nwritten + 1) * 2 > r->cap)
+	{
+		size_t		cap = r->cap ? r->cap * 2 : 64;
+		Written    *t = r->hooks && r->hooks->alloc ?
+			r->hooks->alloc(r->hooks->ctx, cap * sizeof(Written)) :
+			malloc(cap * sizeof(Written));
+
+		if (t == NULL)
+		{
+			r->err->status = MARSHAL_ERR_NOMEM;
+			snprintf(r->err->detail, sizeof(r->err->detail), "out of memory");
+			return MARSHAL_ERR_NOMEM;
+		}
+		memset(t, 0, cap * sizeof(Written));
+		for (size_t k = 0; k < r->cap; k++)
+		{
+			if (!r->written[k].pos)
+				continue;
+			for (i = slot_hash(r->written[k].pos, cap); t[i].pos; i = (i + 1) & (cap - 1))
+				;
+			t[i] = r->written[k];
+		}
+		if (r->written)
+		{
+			if (r->hooks && r->hooks->free)
+				r->hooks->free(r->hooks->ctx, r->written);
+			else
+				free(r->written);
+		}
+		r->written = t;
+		r->cap = cap;
+	}
+	for (i = slot_hash((uint32_t) pos, r->cap); r->written[i].pos; i = (i + 1) & (r->cap - 1))
+		;
+	r->written[i].pos = (uint32_t) pos;
+	r->written[i].slot = slot;
+	r->nwritten++;
+	return MARSHAL_OK;
 }
 
 static MarshalStatus
@@ -167,7 +201,7 @@ re_container(Reenc *r, const MarshalNode *n, int64_t orig, size_t *end)
 	{
 		case MT_ARRAY:
 			marshal_write_array(r->w, n->count);
-			remember(r, orig, slot);
+			TRY(remember(r, (size_t) orig, slot));
 			for (uint32_t i = 0; i < n->count; i++)
 				TRY(re_value(r, p, &p));
 			break;
@@ -177,14 +211,14 @@ re_container(Reenc *r, const MarshalNode *n, int64_t orig, size_t *end)
 				marshal_write_hash(r->w, n->count);
 			else
 				marshal_write_hash_with_default(r->w, n->count);
-			remember(r, orig, slot);
+			TRY(remember(r, (size_t) orig, slot));
 			for (uint32_t i = 0; i < 2 * n->count + (n->type == MT_HASH_DEF); i++)
 				TRY(re_value(r, p, &p));
 			break;
 		case MT_STRUCT:
 		case MT_OBJECT:
 			marshal_write_named(r->w, n->type, n->cls.ptr, n->cls.len, n->count);
-			remember(r, orig, slot);
+			TRY(remember(r, (size_t) orig, slot));
 			for (uint32_t i = 0; i < n->count; i++)
 			{
 				MarshalBytes name;
@@ -199,7 +233,7 @@ re_container(Reenc *r, const MarshalNode *n, int64_t orig, size_t *end)
 		case MT_USRMARSHAL:
 		case MT_DATA:
 			marshal_write_named(r->w, n->type, n->cls.ptr, n->cls.len, 0);
-			remember(r, orig, slot);
+			TRY(remember(r, (size_t) orig, slot));
 			TRY(re_value(r, p, &p));
 			break;
 		default:
@@ -215,7 +249,7 @@ re_value(Reenc *r, size_t pos, size_t *next)
 	const MarshalDoc *doc = r->doc;
 	MarshalNode n;
 	size_t		p = pos;
-	int64_t		orig;
+	int64_t		orig;			/* where the value starts: its identity */
 	MarshalStatus st = MARSHAL_OK;
 
 	if (pos >= doc->len)
@@ -223,13 +257,17 @@ re_value(Reenc *r, size_t pos, size_t *next)
 	if (doc->buf[pos] == MT_LINK)
 	{
 		int64_t		k;
+		int64_t		slot;
 
 		TRY(marshal_long(doc, pos + 1, &k, next, r->err));
+		if (k >= 0)
+			TRY(marshal_doc_need(doc, 0, k + 1, r->err));
 		if (k < 0 || k >= doc->index.nobjects)
 			return damaged(r, pos, "link out of range");
-		if (r->map[k])
+		slot = written_at(r, doc->index.obj_pos[k]);
+		if (slot >= 0)
 		{
-			marshal_write_link(r->w, r->map[k] - 1);
+			marshal_write_link(r->w, (uint32_t) slot);
 			return MARSHAL_OK;
 		}
 		/* first use inside the value of an object written outside it */
@@ -251,7 +289,7 @@ re_value(Reenc *r, size_t pos, size_t *next)
 		r->hooks->check_stack(r->hooks->ctx);
 
 	TRY(marshal_node(doc, pos, &n, r->err));
-	orig = slot_at(r, pos);
+	orig = (int64_t) pos;
 
 	/* the wrappers, in MRI's order: I, e..., C */
 	if (n.type != MT_SYMBOL)
@@ -314,7 +352,7 @@ re_value(Reenc *r, size_t pos, size_t *next)
 					return damaged(r, pos, "unreadable float");
 				marshal_write_float(r->w, d);
 				if (marshal_writer_objects(r->w) != before)
-					remember(r, orig, before);
+					TRY(remember(r, (size_t) orig, before));
 				break;
 			}
 		case MT_BIGNUM:
@@ -322,18 +360,18 @@ re_value(Reenc *r, size_t pos, size_t *next)
 			marshal_write_bignum(r->w, n.negative, n.data.ptr, n.data.len);
 			break;
 		case MT_STRING:
-			remember(r, orig, marshal_writer_objects(r->w));
+			TRY(remember(r, (size_t) orig, marshal_writer_objects(r->w)));
 			marshal_write_string_bytes(r->w, n.data.ptr, n.data.len);
 			break;
 		case MT_REGEXP:
-			remember(r, orig, marshal_writer_objects(r->w));
+			TRY(remember(r, (size_t) orig, marshal_writer_objects(r->w)));
 			marshal_write_regexp(r->w, n.data.ptr, n.data.len, n.regexp_options);
 			break;
 		case MT_CLASS:
 		case MT_MODULE:
 		case MT_MODULE_OLD:
 			/* the old-style M named a module; MRI writes modules as m */
-			remember(r, orig, marshal_writer_objects(r->w));
+			TRY(remember(r, (size_t) orig, marshal_writer_objects(r->w)));
 			marshal_write_class(r->w, n.type == MT_MODULE_OLD ? MT_MODULE : n.type,
 								n.data.ptr, n.data.len);
 			break;
@@ -360,7 +398,7 @@ re_value(Reenc *r, size_t pos, size_t *next)
 		else
 			*next = n.next;
 		if (n.type == MT_USERDEF)
-			remember(r, orig, marshal_write_remember(r->w));
+			TRY(remember(r, (size_t) orig, marshal_write_remember(r->w)));
 	}
 	else if (n.has_ivars)
 	{
@@ -381,7 +419,6 @@ marshal_reencode(const MarshalDoc *doc, size_t pos, const MarshalHooks *hooks,
 {
 	Reenc		r;
 	size_t		next;
-	size_t		n = doc->index.nobjects;
 	MarshalStatus st;
 
 	memset(&r, 0, sizeof(r));
@@ -391,23 +428,10 @@ marshal_reencode(const MarshalDoc *doc, size_t pos, const MarshalHooks *hooks,
 	r.max_depth = MARSHAL_DEFAULT_MAX_DEPTH * 100;
 	err->status = MARSHAL_OK;
 	r.w = marshal_writer_new(hooks);
-	r.map = hooks && hooks->alloc ? hooks->alloc(hooks->ctx, (n + 1) * sizeof(uint32_t))
-		: malloc((n + 1) * sizeof(uint32_t));
-	r.bypos = hooks && hooks->alloc ? hooks->alloc(hooks->ctx, (n + 1) * sizeof(SlotPos))
-		: malloc((n + 1) * sizeof(SlotPos));
-	if (r.w == NULL || r.map == NULL || r.bypos == NULL)
+	if (r.w == NULL)
 		st = MARSHAL_ERR_NOMEM;
 	else
-	{
-		memset(r.map, 0, (n + 1) * sizeof(uint32_t));
-		for (size_t i = 0; i < n; i++)
-		{
-			r.bypos[i].pos = doc->index.obj_pos[i];
-			r.bypos[i].slot = (uint32_t) i;
-		}
-		qsort(r.bypos, n, sizeof(SlotPos), cmp_slotpos);
 		st = re_value(&r, pos, &next);
-	}
 	if (st == MARSHAL_OK)
 		st = marshal_writer_finish(r.w, out, len);
 	else if (r.w)
@@ -417,17 +441,12 @@ marshal_reencode(const MarshalDoc *doc, size_t pos, const MarshalHooks *hooks,
 		err->status = st;
 		snprintf(err->detail, sizeof(err->detail), "out of memory");
 	}
-	if (hooks && hooks->free)
+	if (r.written)
 	{
-		if (r.map)
-			hooks->free(hooks->ctx, r.map);
-		if (r.bypos)
-			hooks->free(hooks->ctx, r.bypos);
-	}
-	else
-	{
-		free(r.map);
-		free(r.bypos);
+		if (hooks && hooks->free)
+			hooks->free(hooks->ctx, r.written);
+		else
+			free(r.written);
 	}
 	return st;
 }

@@ -208,3 +208,46 @@ marshal_base64_encode(const uint8_t *src, size_t len, char *out)
 	}
 	return (size_t) (p - out);
 }
+
+bool
+marshal_utf8_valid(const uint8_t *s, size_t n, bool nul_ok)
+{
+	size_t		i = 0;
+
+	while (i < n)
+	{
+		uint8_t		c = s[i];
+		size_t		need;
+		uint32_t	cp;
+
+		if (c < 0x80)
+		{
+			if (c == 0 && !nul_ok)
+				return false;
+			i++;
+			continue;
+		}
+		if (c >= 0xC2 && c <= 0xDF)
+			need = 1, cp = c & 0x1F;
+		else if (c >= 0xE0 && c <= 0xEF)
+			need = 2, cp = c & 0x0F;
+		else if (c >= 0xF0 && c <= 0xF4)
+			need = 3, cp = c & 0x07;
+		else
+			return false;
+		if (n - i <= need)
+			return false;
+		for (size_t k = 1; k <= need; k++)
+		{
+			if ((s[i + k] & 0xC0) != 0x80)
+				return false;
+			cp = (cp << 6) | (s[i + k] & 0x3F);
+		}
+		/* overlong, surrogate or beyond U+10FFFF */
+		if ((need == 2 && cp < 0x800) || (need == 3 && cp < 0x10000) ||
+			(cp >= 0xD800 && cp <= 0xDFFF) || cp > 0x10FFFF)
+			return false;
+		i += need + 1;
+	}
+	return true;
+}

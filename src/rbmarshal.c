@@ -169,3 +169,15 @@ rbmarshal_open(bytea *v, MarshalDoc *doc)
 					  (uint32_t) rbmarshal_max_depth, &doc->index, &err) != MARSHAL_OK)
 		rbmarshal_report(&err, NULL, "rbmarshal");
 }
+
+/*
+ * A stored value for navigation: indexed only as far as the walk needs
+ * (the value was validated when it was stored; the cursor stays
+ * bounds-checked whatever the bytes).
+ */
+void
+rbmarshal_open_lazy(bytea *v, MarshalDoc *doc)
+{
+	marshal_doc_lazy(doc, (const uint8_t *) VARDATA_ANY(v), VARSIZE_ANY_EXHDR(v),
+					 rbmarshal_hooks(), (uint32_t) rbmarshal_max_depth);
+}

@@ -41,6 +41,7 @@ extern void rbmarshal_report(const MarshalError *err, Node *escontext,
 extern char *rbmarshal_error_text(const MarshalError *err);
 
 extern void rbmarshal_open(bytea *v, MarshalDoc *doc);
+extern void rbmarshal_open_lazy(bytea *v, MarshalDoc *doc);
 
 /* rbmarshal_jsonb.c */
 struct JsonbValue;

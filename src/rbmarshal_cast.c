@@ -53,7 +53,7 @@ to_numeric(bytea *v, const char *target, MarshalNode *n, MarshalDoc *doc)
 {
 	MarshalError err;
 
-	rbmarshal_open(v, doc);
+	rbmarshal_open_lazy(v, doc);
 	check(marshal_node(doc, 2, n, &err), &err);
 	switch (n->type)
 	{
@@ -154,7 +154,7 @@ rbmarshal_to_bool(PG_FUNCTION_ARGS)
 	MarshalNode n;
 	MarshalError err;
 
-	rbmarshal_open(PG_GETARG_RBMARSHAL_PP(0), &doc);
+	rbmarshal_open_lazy(PG_GETARG_RBMARSHAL_PP(0), &doc);
 	check(marshal_node(&doc, 2, &n, &err), &err);
 	if (n.type != MT_TRUE && n.type != MT_FALSE)
 		cannot_cast(&n, "boolean");
@@ -172,7 +172,7 @@ rbmarshal_to_timestamptz(PG_FUNCTION_ARGS)
 	bool		ok;
 	TimestampTz result;
 
-	rbmarshal_open(PG_GETARG_RBMARSHAL_PP(0), &doc);
+	rbmarshal_open_lazy(PG_GETARG_RBMARSHAL_PP(0), &doc);
 	check(marshal_instant(&doc, 2, &t, &ok, &err), &err);
 	if (!ok)
 	{
@@ -199,7 +199,7 @@ rbmarshal_to_date(PG_FUNCTION_ARGS)
 	int64		jd;
 	bool		ok;
 
-	rbmarshal_open(PG_GETARG_RBMARSHAL_PP(0), &doc);
+	rbmarshal_open_lazy(PG_GETARG_RBMARSHAL_PP(0), &doc);
 	check(marshal_date_jd(&doc, 2, &jd, &ok, &err), &err);
 	if (!ok)
 	{

@@ -16,7 +16,6 @@
 #include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/jsonb.h"
-#include "utils/memutils.h"
 
 PG_FUNCTION_INFO_V1(rbmarshal_object_field);
 PG_FUNCTION_INFO_V1(rbmarshal_object_field_text);
@@ -141,8 +140,24 @@ value_at(MarshalDoc *doc, size_t pos)
 static text *
 text_at(MarshalDoc *doc, size_t pos)
 {
-	JsonbValue *v = rbmarshal_json_value(doc, pos, 3, MBIN_BASE64);
+	JsonbValue *v;
 	Jsonb	   *j;
+	MarshalNode n;
+	MarshalError err;
+
+	/* the common case, a String or Symbol that is text: no JSON walk */
+	check(marshal_node(doc, pos, &n, &err), &err);
+	if ((n.type == MT_STRING || n.type == MT_SYMBOL) && n.uclass.len == 0 &&
+		n.encoding != MENC_NAMED &&
+		marshal_utf8_valid(n.data.ptr, n.data.len, false))
+	{
+		const char *s = (const char *) n.data.ptr;
+		char	   *conv = pg_any_to_server(s, (int) n.data.len, PG_UTF8);
+
+		return conv == s ? cstring_to_text_with_len(s, (int) n.data.len)
+			: cstring_to_text(conv);
+	}
+	v = rbmarshal_json_value(doc, pos, 3, MBIN_BASE64);
 
 	if (v->type == jbvString)
 		return cstring_to_text_with_len(v->val.string.val, v->val.string.len);
@@ -151,16 +166,6 @@ text_at(MarshalDoc *doc, size_t pos)
 	/* numbers, booleans and containers: as jsonb prints them */
 	j = JsonbValueToJsonb(v);
 	return cstring_to_text(JsonbToCString(NULL, &j->root, VARSIZE(j)));
-}
-
-/* A varlena copied into the current memory context. */
-static Datum
-copy_varlena(struct varlena *v)
-{
-	struct varlena *c = palloc(VARSIZE(v));
-
-	memcpy(c, v, VARSIZE(v));
-	return PointerGetDatum(c);
 }
 
 /* Open, walk the path, give the result as rbmarshal or text. */
@@ -174,22 +179,15 @@ static Datum
 navigate(FunctionCallInfo fcinfo, bytea *v, int nsteps, Datum *keys,
 		 bool *nulls, bool by_index, int64 index, ResultKind kind)
 {
-	MemoryContext work;
-	MemoryContext old;
 	MarshalDoc	doc;
 	MarshalView view;
 	MarshalError err;
 	size_t		pos = 2;
 	bool		ok = true;
 	JsonbValue *made = NULL;	/* a value of a made-up object */
-	Datum		result = (Datum) 0;
-	bytea	   *b = NULL;
-	text	   *t = NULL;
+	struct varlena *result = NULL;
 
-	work = AllocSetContextCreate(CurrentMemoryContext, "rbmarshal navigation",
-								 ALLOCSET_SMALL_SIZES);
-	old = MemoryContextSwitchTo(work);
-	rbmarshal_open(v, &doc);
+	rbmarshal_open_lazy(v, &doc);
 	for (int i = by_index ? -1 : 0; ok && i < nsteps; i++)
 	{
 		size_t		len = 0;
@@ -222,23 +220,19 @@ navigate(FunctionCallInfo fcinfo, bytea *v, int nsteps, Datum *keys,
 	{
 		/* the made-up values are strings */
 		if (kind == AS_RBMARSHAL)
-			b = rbmarshal_from_jsonb_value(made);
+			result = (struct varlena *) rbmarshal_from_jsonb_value(made);
 		else
-			t = cstring_to_text_with_len(made->val.string.val, made->val.string.len);
+			result = (struct varlena *) cstring_to_text_with_len(made->val.string.val,
+																 made->val.string.len);
 	}
 	else if (ok && kind == AS_RBMARSHAL)
-		b = value_at(&doc, pos);
+		result = (struct varlena *) value_at(&doc, pos);
 	else if (ok)
-		t = text_at(&doc, pos);
-	MemoryContextSwitchTo(old);
-	if (b)
-		result = copy_varlena(b);
-	else if (t)
-		result = copy_varlena(t);
-	MemoryContextDelete(work);
-	if (!ok || (!b && !t))
+		result = (struct varlena *) text_at(&doc, pos);
+	marshal_index_free(&doc.index, rbmarshal_hooks());
+	if (result == NULL)
 		PG_RETURN_NULL();
-	return result;
+	return PointerGetDatum(result);
 }
 
 /* v[k1][k2]...: the subscripting fetch (rbmarshal_subs.c). */
@@ -359,15 +353,10 @@ static Datum
 exists_keys(FunctionCallInfo fcinfo, Datum *keys, bool *nulls, int n, bool all)
 {
 	bytea	   *v = PG_GETARG_RBMARSHAL_PP(0);
-	MemoryContext work;
-	MemoryContext old;
 	MarshalDoc	doc;
 	bool		result = all;
 
-	work = AllocSetContextCreate(CurrentMemoryContext, "rbmarshal exists",
-								 ALLOCSET_SMALL_SIZES);
-	old = MemoryContextSwitchTo(work);
-	rbmarshal_open(v, &doc);
+	rbmarshal_open_lazy(v, &doc);
 	for (int i = 0; i < n; i++)
 	{
 		bool		found;
@@ -376,23 +365,15 @@ exists_keys(FunctionCallInfo fcinfo, Datum *keys, bool *nulls, int n, bool all)
 
 		if (nulls && nulls[i])
 			continue;			/* as jsonb: NULL keys are ignored */
-		/* keys compare in the server encoding, as jsonb's do */
-		k = VARDATA_ANY(DatumGetTextPP(keys[i]));
-		len = VARSIZE_ANY_EXHDR(DatumGetTextPP(keys[i]));
+		k = key_utf8(DatumGetTextPP(keys[i]), &len);
 		found = exists(&doc, k, len);
-		if (found && !all)
+		if (found != all)
 		{
-			result = true;
-			break;
-		}
-		if (!found && all)
-		{
-			result = false;
+			result = found;
 			break;
 		}
 	}
-	MemoryContextSwitchTo(old);
-	MemoryContextDelete(work);
+	marshal_index_free(&doc.index, rbmarshal_hooks());
 	PG_RETURN_BOOL(result);
 }
 
@@ -438,7 +419,7 @@ rbmarshal_typeof(PG_FUNCTION_ARGS)
 	MarshalError err;
 	const char *name;
 
-	rbmarshal_open(v, &doc);
+	rbmarshal_open_lazy(v, &doc);
 	check(marshal_view(&doc, 2, &view, &err), &err);
 	switch (view.kind)
 	{
@@ -518,7 +499,7 @@ rbmarshal_class(PG_FUNCTION_ARGS)
 	MarshalNode n;
 	MarshalError err;
 
-	rbmarshal_open(v, &doc);
+	rbmarshal_open_lazy(v, &doc);
 	check(marshal_node(&doc, 2, &n, &err), &err);
 	PG_RETURN_TEXT_P(cstring_to_text(rbmarshal_class_name(&n)));
 }
@@ -652,7 +633,7 @@ entries_srf(FunctionCallInfo fcinfo, SrfKind kind, const char *fname)
 
 	InitMaterializedSRF(fcinfo, kind == SRF_KEYS || kind == SRF_ELEMENTS ||
 						kind == SRF_ELEMENTS_TEXT ? MAT_SRF_USE_EXPECTED_DESC : 0);
-	rbmarshal_open(v, &doc);
+	rbmarshal_open_lazy(v, &doc);
 	entries = root_entries(&doc, object, fname);
 	foreach(lc, entries)
 	{
@@ -720,7 +701,7 @@ rbmarshal_array_length(PG_FUNCTION_ARGS)
 	MarshalView view;
 	MarshalError err;
 
-	rbmarshal_open(v, &doc);
+	rbmarshal_open_lazy(v, &doc);
 	check(marshal_view(&doc, 2, &view, &err), &err);
 	if (view.kind != MV_ARRAY && view.kind != MV_SET)
 		ereport(ERROR,
