@@ -36,8 +36,9 @@ typedef enum MarshalStatus
 	MARSHAL_ERR_NOMEM,			/* the allocation hook returned NULL */
 	MARSHAL_ERR_UNREPRESENTABLE,	/* valid, but not expressible in the
 									 * target (a cycle, an exotic key) */
-	MARSHAL_ERR_ENCODING		/* string bytes invalid in their encoding
+	MARSHAL_ERR_ENCODING,		/* string bytes invalid in their encoding
 								 * (when asked to refuse them) */
+	MARSHAL_ERR_SYNTAX			/* a Ruby literal that is not one */
 } MarshalStatus;
 
 typedef struct MarshalError
@@ -438,6 +439,16 @@ extern size_t marshal_format_float(double d, char *out);
 extern bool marshal_bignum_decimal(const uint8_t *mag, size_t len,
 								   bool negative, char *out, size_t size,
 								   size_t *outlen, uint32_t *limbs);
+
+/*
+ * A Ruby literal (nil, true, false, numbers, strings, symbols, arrays and
+ * hashes) to MRI's Marshal.dump(eval(text)) bytes, evaluating nothing
+ * (marshal_literal.c).  Errors are MARSHAL_ERR_SYNTAX at a character offset.
+ */
+extern MarshalStatus marshal_from_literal(const char *text, size_t len,
+										  const MarshalHooks *hooks,
+										  uint32_t max_depth, uint8_t **out,
+										  size_t *outlen, MarshalError *err);
 
 /* The float text w_float writes ("1", "1.5", "1e-5", "-0", "inf"). */
 extern size_t marshal_float_text(double d, char *out);

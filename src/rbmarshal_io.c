@@ -44,8 +44,40 @@ report_text_error(MarshalTextStatus st, const char *form, size_t pos,
 }
 
 /*
- * Text input: "\x" hex, or Base64 of a stream (which always begins "BA",
- * the encoding of 04 08 ..).  Anything else is reserved for Ruby literals.
+ * A Ruby literal: the stream MRI's Marshal.dump(eval(literal)) writes,
+ * nothing evaluated.
+ */
+static Datum
+literal_in(const char *str, Node *escontext)
+{
+	MarshalError err;
+	uint8_t    *bytes;
+	size_t		len;
+	bytea	   *result;
+
+	if (marshal_from_literal(str, strlen(str), rbmarshal_hooks(),
+							 (uint32_t) rbmarshal_max_depth, &bytes, &len,
+							 &err) != MARSHAL_OK)
+	{
+		if (err.status == MARSHAL_ERR_SYNTAX)
+			ereturn(escontext, (Datum) 0,
+					(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+					 errmsg("invalid input syntax for type %s", "rbmarshal"),
+					 errdetail("At character %zu: %s.", err.offset + 1, err.detail),
+					 errhint("Input is \"\\x\" and hex, Base64 of a Marshal stream, or a Ruby literal.")));
+		rbmarshal_report(&err, escontext, "rbmarshal");
+		return (Datum) 0;
+	}
+	result = palloc(VARHDRSZ + len);
+	SET_VARSIZE(result, VARHDRSZ + len);
+	memcpy(VARDATA(result), bytes, len);
+	pfree(bytes);
+	return PointerGetDatum(result);
+}
+
+/*
+ * Text input: "\x" hex, Base64 of a stream (which always begins "BA", the
+ * encoding of 04 08 ..), or a Ruby literal.
  */
 Datum
 rbmarshal_in(PG_FUNCTION_ARGS)
@@ -72,10 +104,7 @@ rbmarshal_in(PG_FUNCTION_ARGS)
 	else if (len >= 2 && p[0] == 'B' && p[1] == 'A')
 		hex = false;
 	else
-		ereturn(escontext, (Datum) 0,
-				(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
-				 errmsg("invalid input syntax for type %s", "rbmarshal"),
-				 errdetail("Expected \"\\x\" followed by hexadecimal digits, or Base64 of a Marshal stream (beginning \"BA\").")));
+		return literal_in(str, escontext);
 
 	result = palloc(VARHDRSZ + (hex ? marshal_hex_decoded_max(len)
 								: marshal_base64_decoded_max(len)));

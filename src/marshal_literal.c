@@ -1,0 +1,857 @@
+/*
+ * marshal_literal.c
+ *		Ruby literals in, MRI's Marshal.dump(eval(literal)) bytes out.
+ *
+ * A parser for the literal subset of Ruby (nil, booleans, numbers, strings,
+ * symbols, arrays, hashes in both inspect styles) that evaluates nothing:
+ * interpolation, method calls, variables and any other constant than
+ * Float::INFINITY and Float::NAN are syntax errors.  The text is parsed into
+ * a flat pre-order tree first (containers need their sizes before their
+ * elements are written), then written with the codec's one writer, which
+ * applies MRI's object rules: each string literal its own object, equal
+ * hash-literal String keys one frozen object, equal flonums one object.
+ */
+#include "marshal_internal.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef enum LitType
+{
+	L_NIL,
+	L_TRUE,
+	L_FALSE,
+	L_INT,						/* digits in buf, base, sign */
+	L_FLOAT,
+	L_NAN,						/* Float::NAN (one object) */
+	L_INF,						/* Float::INFINITY (one object) */
+	L_NEG_INF,					/* -Float::INFINITY (a new object each time) */
+	L_STRING,					/* decoded bytes in buf */
+	L_SYMBOL,
+	L_ARRAY,
+	L_HASH
+} LitType;
+
+typedef struct LitNode
+{
+	LitType		type;
+	uint32_t	size;			/* nodes in this subtree, itself included */
+	uint32_t	count;			/* elements, or pairs for a hash */
+	size_t		off;			/* into the byte buffer */
+	size_t		len;
+	int			base;
+	bool		negative;
+	double		d;
+} LitNode;
+
+typedef struct Parser
+{
+	const char *s;
+	size_t		len;
+	size_t		pos;
+	uint32_t	depth;
+	uint32_t	max_depth;
+	const MarshalHooks *hooks;
+	MarshalError *err;
+	LitNode    *nodes;
+	size_t		nnodes;
+	size_t		nodecap;
+	uint8_t    *bytes;			/* decoded strings, symbol names, digits */
+	size_t		nbytes;
+	size_t		bytecap;
+} Parser;
+
+#define TRY(expr) \
+	do { MarshalStatus s_ = (expr); if (s_ != MARSHAL_OK) return s_; } while (0)
+
+static MarshalStatus parse_value(Parser *p);
+
+static MarshalStatus
+syntax(Parser *p, size_t at, const char *fmt,...)
+			__attribute__((format(printf, 3, 4)));
+
+static MarshalStatus
+syntax(Parser *p, size_t at, const char *fmt,...)
+{
+	va_list		ap;
+
+	p->err->status = MARSHAL_ERR_SYNTAX;
+	p->err->offset = at;
+	va_start(ap, fmt);
+	vsnprintf(p->err->detail, sizeof(p->err->detail), fmt, ap);
+	va_end(ap);
+	return MARSHAL_ERR_SYNTAX;
+}
+
+static void *
+p_realloc(Parser *p, void *ptr, size_t size)
+{
+	const MarshalHooks *h = p->hooks;
+
+	if (ptr == NULL)
+		return h && h->alloc ? h->alloc(h->ctx, size) : malloc(size);
+	return h && h->realloc ? h->realloc(h->ctx, ptr, size) : realloc(ptr, size);
+}
+
+static void
+p_free(Parser *p, void *ptr)
+{
+	if (ptr == NULL)
+		return;
+	if (p->hooks && p->hooks->free)
+		p->hooks->free(p->hooks->ctx, ptr);
+	else
+		free(ptr);
+}
+
+static MarshalStatus
+oom(Parser *p)
+{
+	p->err->status = MARSHAL_ERR_NOMEM;
+	p->err->offset = p->pos;
+	snprintf(p->err->detail, sizeof(p->err->detail), "out of memory");
+	return MARSHAL_ERR_NOMEM;
+}
+
+static MarshalStatus
+new_node(Parser *p, LitType type, size_t *index)
+{
+	if (p->nnodes == p->nodecap)
+	{
+		size_t		cap = p->nodecap ? p->nodecap * 2 : 64;
+		LitNode    *n = p_realloc(p, p->nodes, cap * sizeof(LitNode));
+
+		if (n == NULL)
+			return oom(p);
+		p->nodes = n;
+		p->nodecap = cap;
+	}
+	memset(&p->nodes[p->nnodes], 0, sizeof(LitNode));
+	p->nodes[p->nnodes].type = type;
+	p->nodes[p->nnodes].size = 1;
+	p->nodes[p->nnodes].off = p->nbytes;
+	*index = p->nnodes++;
+	return MARSHAL_OK;
+}
+
+static MarshalStatus
+put_bytes(Parser *p, const void *b, size_t n)
+{
+	if (p->nbytes + n > p->bytecap)
+	{
+		size_t		cap = p->bytecap ? p->bytecap : 256;
+		uint8_t    *nb;
+
+		while (cap < p->nbytes + n)
+			cap *= 2;
+		nb = p_realloc(p, p->bytes, cap);
+		if (nb == NULL)
+			return oom(p);
+		p->bytes = nb;
+		p->bytecap = cap;
+	}
+	memcpy(p->bytes + p->nbytes, b, n);
+	p->nbytes += n;
+	return MARSHAL_OK;
+}
+
+static MarshalStatus
+put_utf8(Parser *p, uint32_t cp)
+{
+	uint8_t		u[4];
+	size_t		n;
+
+	if (cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+		return syntax(p, p->pos, "invalid Unicode escape");
+	if (cp < 0x80)
+		u[0] = (uint8_t) cp, n = 1;
+	else if (cp < 0x800)
+		u[0] = 0xC0 | (cp >> 6), u[1] = 0x80 | (cp & 63), n = 2;
+	else if (cp < 0x10000)
+		u[0] = 0xE0 | (cp >> 12), u[1] = 0x80 | ((cp >> 6) & 63),
+			u[2] = 0x80 | (cp & 63), n = 3;
+	else
+		u[0] = 0xF0 | (cp >> 18), u[1] = 0x80 | ((cp >> 12) & 63),
+			u[2] = 0x80 | ((cp >> 6) & 63), u[3] = 0x80 | (cp & 63), n = 4;
+	return put_bytes(p, u, n);
+}
+
+static void
+skip_space(Parser *p)
+{
+	while (p->pos < p->len && (p->s[p->pos] == ' ' || p->s[p->pos] == '\t' ||
+							   p->s[p->pos] == '\n' || p->s[p->pos] == '\r'))
+		p->pos++;
+}
+
+static bool
+at(Parser *p, const char *lit)
+{
+	size_t		n = strlen(lit);
+
+	return p->len - p->pos >= n && memcmp(p->s + p->pos, lit, n) == 0;
+}
+
+static int
+hexval(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+static bool
+ident_start(unsigned char c)
+{
+	return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c >= 0x80;
+}
+
+static bool
+ident_char(unsigned char c)
+{
+	return ident_start(c) || (c >= '0' && c <= '9');
+}
+
+/* One escape of a double-quoted string, the backslash already read. */
+static MarshalStatus
+parse_escape(Parser *p)
+{
+	unsigned char c;
+	uint8_t		b;
+
+	if (p->pos >= p->len)
+		return syntax(p, p->pos, "unterminated string");
+	c = (unsigned char) p->s[p->pos++];
+	switch (c)
+	{
+		case 'n':
+			b = '\n';
+			break;
+		case 't':
+			b = '\t';
+			break;
+		case 'r':
+			b = '\r';
+			break;
+		case 's':
+			b = ' ';
+			break;
+		case 'a':
+			b = 7;
+			break;
+		case 'b':
+			b = 8;
+			break;
+		case 'e':
+			b = 27;
+			break;
+		case 'f':
+			b = 12;
+			break;
+		case 'v':
+			b = 11;
+			break;
+		case '\n':
+			return MARSHAL_OK;	/* a line continuation */
+		case 'u':
+			{
+				uint32_t	cp = 0;
+
+				if (p->pos < p->len && p->s[p->pos] == '{')
+				{
+					/* \u{41 1F600}: one or more code points */
+					int			n = 0;
+
+					p->pos++;
+					for (;;)
+					{
+						int			digits = 0;
+
+						while (p->pos < p->len && p->s[p->pos] == ' ')
+							p->pos++;
+						if (p->pos < p->len && p->s[p->pos] == '}')
+							break;
+						cp = 0;
+						while (p->pos < p->len && hexval(p->s[p->pos]) >= 0 && digits < 6)
+							cp = cp * 16 + (uint32_t) hexval(p->s[p->pos++]), digits++;
+						if (digits == 0)
+							return syntax(p, p->pos, "invalid Unicode escape");
+						TRY(put_utf8(p, cp));
+						n++;
+					}
+					p->pos++;
+					if (n == 0)
+						return syntax(p, p->pos, "invalid Unicode escape");
+					return MARSHAL_OK;
+				}
+				for (int i = 0; i < 4; i++)
+				{
+					if (p->pos >= p->len || hexval(p->s[p->pos]) < 0)
+						return syntax(p, p->pos, "invalid Unicode escape");
+					cp = cp * 16 + (uint32_t) hexval(p->s[p->pos++]);
+				}
+				return put_utf8(p, cp);
+			}
+		case 'x':
+			{
+				int			v = 0;
+				int			digits = 0;
+
+				while (digits < 2 && p->pos < p->len && hexval(p->s[p->pos]) >= 0)
+					v = v * 16 + hexval(p->s[p->pos++]), digits++;
+				if (digits == 0)
+					return syntax(p, p->pos, "invalid hex escape");
+				b = (uint8_t) v;
+				break;
+			}
+		case '0':
+		case '1':
+		case '2':
+		case '3':
+		case '4':
+		case '5':
+		case '6':
+		case '7':
+			{
+				int			v = c - '0';
+
+				for (int i = 0; i < 2 && p->pos < p->len &&
+					 p->s[p->pos] >= '0' && p->s[p->pos] <= '7'; i++)
+					v = v * 8 + (p->s[p->pos++] - '0');
+				b = (uint8_t) v;
+				break;
+			}
+		default:
+			/* \" \\ \# and any other character stand for themselves */
+			b = c;
+			if (c >= 0x80)
+			{
+				/* a multibyte character after a backslash */
+				p->pos--;
+				return MARSHAL_OK;
+			}
+			break;
+	}
+	return put_bytes(p, &b, 1);
+}
+
+/* A quoted string (double or single), the quote already read. */
+static MarshalStatus
+parse_quoted(Parser *p, char quote)
+{
+	for (;;)
+	{
+		char		c;
+
+		if (p->pos >= p->len)
+			return syntax(p, p->pos, "unterminated string");
+		c = p->s[p->pos++];
+		if (c == quote)
+			return MARSHAL_OK;
+		if (c == '\\')
+		{
+			if (quote == '"')
+				TRY(parse_escape(p));
+			else if (p->pos < p->len && (p->s[p->pos] == '\\' || p->s[p->pos] == '\''))
+				TRY(put_bytes(p, &p->s[p->pos++], 1));
+			else
+				TRY(put_bytes(p, &c, 1));
+			continue;
+		}
+		if (quote == '"' && c == '#' && p->pos < p->len &&
+			(p->s[p->pos] == '{' || p->s[p->pos] == '@' || p->s[p->pos] == '$'))
+			return syntax(p, p->pos - 1, "string interpolation is not evaluated");
+		TRY(put_bytes(p, &c, 1));
+	}
+}
+
+static MarshalStatus
+parse_string(Parser *p, LitType type)
+{
+	size_t		i;
+	char		quote = p->s[p->pos++];
+
+	TRY(new_node(p, type, &i));
+	TRY(parse_quoted(p, quote));
+	p->nodes[i].len = p->nbytes - p->nodes[i].off;
+	/* Ruby refuses a Symbol that is not valid in its encoding */
+	if (type == L_SYMBOL &&
+		!marshal_utf8_valid(p->bytes + p->nodes[i].off, p->nodes[i].len, true))
+		return syntax(p, p->pos, "symbol is not valid UTF-8");
+	return MARSHAL_OK;
+}
+
+/* The name of :name, :name?, :@ivar, :+, ... (the colon already read). */
+static MarshalStatus
+parse_symbol_name(Parser *p, size_t start)
+{
+	static const char *const operators[] = {
+		"[]=", "[]", "<=>", "===", "==", "=~", "!=", "!~", "**", "+@", "-@",
+		"<<", ">>", "<=", ">=", "+", "-", "*", "/", "%", "<", ">", "!", "&",
+		"|", "^", "~", "`"
+	};
+	size_t		i;
+	size_t		from;
+
+	if (p->pos < p->len && (p->s[p->pos] == '"' || p->s[p->pos] == '\''))
+		return parse_string(p, L_SYMBOL);
+	TRY(new_node(p, L_SYMBOL, &i));
+	from = p->pos;
+	for (size_t k = 0; k < sizeof(operators) / sizeof(operators[0]); k++)
+		if (at(p, operators[k]))
+		{
+			p->pos += strlen(operators[k]);
+			goto done;
+		}
+	if (at(p, "@@"))
+		p->pos += 2;
+	else if (p->pos < p->len && (p->s[p->pos] == '@' || p->s[p->pos] == '$'))
+		p->pos++;
+	if (p->pos >= p->len || !ident_start((unsigned char) p->s[p->pos]))
+		return syntax(p, start, "expected a symbol name after ':'");
+	while (p->pos < p->len && ident_char((unsigned char) p->s[p->pos]))
+		p->pos++;
+	/* a method-name suffix: ? ! or = (but not => or ==) */
+	if (p->pos < p->len && (p->s[p->pos] == '?' || p->s[p->pos] == '!'))
+		p->pos++;
+	else if (p->pos < p->len && p->s[p->pos] == '=' && !at(p, "=>") && !at(p, "=="))
+		p->pos++;
+done:
+	TRY(put_bytes(p, p->s + from, p->pos - from));
+	p->nodes[i].len = p->nbytes - p->nodes[i].off;
+	if (!marshal_utf8_valid(p->bytes + p->nodes[i].off, p->nodes[i].len, false))
+		return syntax(p, start, "symbol is not valid UTF-8");
+	return MARSHAL_OK;
+}
+
+/* An Integer or a Float, with its optional sign already in *negative. */
+static MarshalStatus
+parse_number(Parser *p, bool negative, size_t start)
+{
+	size_t		i;
+	int			base = 10;
+	bool		is_float = false;
+	char		buf[512];
+	size_t		n = 0;
+
+	TRY(new_node(p, L_INT, &i));
+	if (p->s[p->pos] == '0' && p->pos + 1 < p->len)
+	{
+		char		c = p->s[p->pos + 1];
+
+		if (c == 'x' || c == 'X')
+			base = 16, p->pos += 2;
+		else if (c == 'b' || c == 'B')
+			base = 2, p->pos += 2;
+		else if (c == 'o' || c == 'O' || c == '_')
+			base = 8, p->pos += 2;
+		else if (c == 'd' || c == 'D')
+			base = 10, p->pos += 2;
+		else if (c >= '0' && c <= '7')
+			base = 8, p->pos += 1;
+	}
+	/* digits with single underscores between them */
+	for (;;)
+	{
+		size_t		from = p->pos;
+
+		while (p->pos < p->len)
+		{
+			int			v = hexval(p->s[p->pos]);
+
+			if (v < 0 || v >= base)
+				break;
+			p->pos++;
+		}
+		if (p->pos == from)
+			return syntax(p, p->pos, "expected a digit");
+		TRY(put_bytes(p, p->s + from, p->pos - from));
+		if (p->pos + 1 < p->len && p->s[p->pos] == '_' && hexval(p->s[p->pos + 1]) >= 0 &&
+			hexval(p->s[p->pos + 1]) < base)
+		{
+			p->pos++;
+			continue;
+		}
+		break;
+	}
+	p->nodes[i].len = p->nbytes - p->nodes[i].off;
+	p->nodes[i].base = base;
+	p->nodes[i].negative = negative;
+	if (base != 10)
+		goto done;
+	/* a fraction needs a digit after the dot (1.foo is a method call) */
+	if (p->pos + 1 < p->len && p->s[p->pos] == '.' &&
+		p->s[p->pos + 1] >= '0' && p->s[p->pos + 1] <= '9')
+	{
+		is_float = true;
+		TRY(put_bytes(p, ".", 1));
+		p->pos++;
+		while (p->pos < p->len && ((p->s[p->pos] >= '0' && p->s[p->pos] <= '9') ||
+								   (p->s[p->pos] == '_' && p->pos + 1 < p->len &&
+									p->s[p->pos + 1] >= '0' && p->s[p->pos + 1] <= '9')))
+		{
+			if (p->s[p->pos] != '_')
+				TRY(put_bytes(p, &p->s[p->pos], 1));
+			p->pos++;
+		}
+	}
+	if (p->pos < p->len && (p->s[p->pos] == 'e' || p->s[p->pos] == 'E'))
+	{
+		size_t		save = p->pos;
+
+		is_float = true;
+		TRY(put_bytes(p, "e", 1));
+		p->pos++;
+		if (p->pos < p->len && (p->s[p->pos] == '+' || p->s[p->pos] == '-'))
+			TRY(put_bytes(p, &p->s[p->pos++], 1));
+		if (p->pos >= p->len || p->s[p->pos] < '0' || p->s[p->pos] > '9')
+			return syntax(p, save, "expected exponent digits");
+		while (p->pos < p->len && p->s[p->pos] >= '0' && p->s[p->pos] <= '9')
+			TRY(put_bytes(p, &p->s[p->pos++], 1));
+	}
+	if (is_float)
+	{
+		size_t		off = p->nodes[i].off;
+
+		n = p->nbytes - off;
+		if (n >= sizeof(buf))
+			return syntax(p, start, "float literal too long");
+		buf[0] = negative ? '-' : '+';
+		for (size_t k = 0; k < n; k++)
+			buf[k + 1] = p->bytes[off + k] == '_' ? '0' : (char) p->bytes[off + k];
+		buf[n + 1] = '\0';
+		p->nodes[i].type = L_FLOAT;
+		p->nodes[i].d = strtod(buf, NULL);
+	}
+done:
+	if (p->pos < p->len && (ident_char((unsigned char) p->s[p->pos]) || p->s[p->pos] == '.'))
+		return syntax(p, p->pos, "unexpected character after a number");
+	return MARSHAL_OK;
+}
+
+static MarshalStatus
+parse_container(Parser *p, char close, LitType type)
+{
+	size_t		i;
+	size_t		start = p->pos;
+
+	if (++p->depth > p->max_depth)
+	{
+		p->err->status = MARSHAL_ERR_DEPTH;
+		p->err->offset = p->pos;
+		snprintf(p->err->detail, sizeof(p->err->detail),
+				 "nesting deeper than %u levels", p->max_depth);
+		return MARSHAL_ERR_DEPTH;
+	}
+	if (p->depth % 8 == 0 && p->hooks && p->hooks->check_stack)
+		p->hooks->check_stack(p->hooks->ctx);
+	TRY(new_node(p, type, &i));
+	p->pos++;
+	for (;;)
+	{
+		skip_space(p);
+		if (p->pos < p->len && p->s[p->pos] == close)
+			break;
+		if (type == L_HASH)
+		{
+			/* key => value, key: value, or "str": value */
+			size_t		keystart = p->pos;
+			size_t		k = p->nnodes;
+
+			if (p->pos < p->len && ident_start((unsigned char) p->s[p->pos]))
+			{
+				/* b: 2, but not true/false/nil used as keys */
+				size_t		q = p->pos;
+
+				while (q < p->len && ident_char((unsigned char) p->s[q]))
+					q++;
+				if (q < p->len && (p->s[q] == '?' || p->s[q] == '!'))
+					q++;
+				if (q < p->len && p->s[q] == ':' && !(q + 1 < p->len && p->s[q + 1] == ':'))
+				{
+					TRY(new_node(p, L_SYMBOL, &k));
+					TRY(put_bytes(p, p->s + p->pos, q - p->pos));
+					p->nodes[k].len = q - p->pos;
+					p->pos = q + 1;
+					goto value;
+				}
+			}
+			TRY(parse_value(p));
+			skip_space(p);
+			if (p->nodes[k].type == L_STRING && p->pos < p->len && p->s[p->pos] == ':' &&
+				(p->s[keystart] == '"' || p->s[keystart] == '\''))
+			{
+				/* "a b": 1 makes a Symbol */
+				p->nodes[k].type = L_SYMBOL;
+				p->pos++;
+				if (!marshal_utf8_valid(p->bytes + p->nodes[k].off, p->nodes[k].len, false))
+					return syntax(p, keystart, "symbol is not valid UTF-8");
+				goto value;
+			}
+			if (!at(p, "=>"))
+				return syntax(p, p->pos, "expected '=>' or ':' after a hash key");
+			p->pos += 2;
+	value:
+			skip_space(p);
+			TRY(parse_value(p));
+		}
+		else
+			TRY(parse_value(p));
+		p->nodes[i].count++;
+		skip_space(p);
+		if (p->pos < p->len && p->s[p->pos] == ',')
+		{
+			p->pos++;
+			continue;
+		}
+		if (p->pos < p->len && p->s[p->pos] == close)
+			break;
+		return syntax(p, p->pos, "expected ',' or '%c'", close);
+	}
+	p->pos++;
+	p->nodes[i].size = (uint32_t) (p->nnodes - i);
+	p->depth--;
+	(void) start;
+	return MARSHAL_OK;
+}
+
+static MarshalStatus
+parse_value(Parser *p)
+{
+	size_t		i;
+	size_t		start;
+	bool		negative = false;
+
+	skip_space(p);
+	start = p->pos;
+	if (p->pos >= p->len)
+		return syntax(p, p->pos, "expected a value");
+	switch (p->s[p->pos])
+	{
+		case '[':
+			return parse_container(p, ']', L_ARRAY);
+		case '{':
+			return parse_container(p, '}', L_HASH);
+		case '"':
+		case '\'':
+			return parse_string(p, L_STRING);
+		case ':':
+			p->pos++;
+			return parse_symbol_name(p, start);
+		case '-':
+		case '+':
+			negative = p->s[p->pos] == '-';
+			p->pos++;
+			if (at(p, "Float::INFINITY"))
+			{
+				p->pos += 15;
+				return new_node(p, negative ? L_NEG_INF : L_INF, &i);
+			}
+			if (p->pos >= p->len || p->s[p->pos] < '0' || p->s[p->pos] > '9')
+				return syntax(p, start, "expected a number after the sign");
+			return parse_number(p, negative, start);
+		default:
+			break;
+	}
+	if (p->s[p->pos] >= '0' && p->s[p->pos] <= '9')
+		return parse_number(p, false, start);
+	if (at(p, "Float::INFINITY"))
+	{
+		p->pos += 15;
+		return new_node(p, L_INF, &i);
+	}
+	if (at(p, "Float::NAN"))
+	{
+		p->pos += 10;
+		return new_node(p, L_NAN, &i);
+	}
+	{
+		/* a word: only nil, true and false are values */
+		size_t		q = p->pos;
+
+		while (q < p->len && ident_char((unsigned char) p->s[q]))
+			q++;
+		if (q - p->pos == 3 && memcmp(p->s + p->pos, "nil", 3) == 0)
+		{
+			p->pos = q;
+			return new_node(p, L_NIL, &i);
+		}
+		if (q - p->pos == 4 && memcmp(p->s + p->pos, "true", 4) == 0)
+		{
+			p->pos = q;
+			return new_node(p, L_TRUE, &i);
+		}
+		if (q - p->pos == 5 && memcmp(p->s + p->pos, "false", 5) == 0)
+		{
+			p->pos = q;
+			return new_node(p, L_FALSE, &i);
+		}
+	}
+	return syntax(p, start, "expected a Ruby literal (nothing is evaluated)");
+}
+
+/* Digits in base 2, 8, 10 or 16 (underscores removed) to an Integer. */
+static void
+write_integer(MarshalWriter *w, const uint8_t *digits, size_t len, int base,
+			  bool negative, uint32_t *limbs)
+{
+	size_t		nlimbs = 0;
+
+	for (size_t k = 0; k < len; k++)
+	{
+		uint64_t	carry = (uint64_t) hexval(digits[k]);
+
+		for (size_t j = 0; j < nlimbs; j++)
+		{
+			uint64_t	t = (uint64_t) limbs[j] * (uint64_t) base + carry;
+
+			limbs[j] = (uint32_t) t;
+			carry = t >> 32;
+		}
+		if (carry)
+			limbs[nlimbs++] = (uint32_t) carry;
+	}
+	/* little-endian bytes of the magnitude, in place, word by word */
+	for (size_t j = 0; j < nlimbs; j++)
+	{
+		uint32_t	v = limbs[j];
+		uint8_t    *b = (uint8_t *) &limbs[j];
+
+		b[0] = (uint8_t) v;
+		b[1] = (uint8_t) (v >> 8);
+		b[2] = (uint8_t) (v >> 16);
+		b[3] = (uint8_t) (v >> 24);
+	}
+	marshal_write_bignum(w, negative, (const uint8_t *) limbs, nlimbs * 4);
+}
+
+static void
+write_tree(Parser *p, MarshalWriter *w, size_t i, bool key, uint32_t *limbs,
+		   int64_t *nan_slot, int64_t *inf_slot)
+{
+	LitNode    *n = &p->nodes[i];
+	const uint8_t *b = p->bytes + n->off;
+
+	switch (n->type)
+	{
+		case L_NIL:
+			marshal_write_nil(w);
+			break;
+		case L_TRUE:
+		case L_FALSE:
+			marshal_write_bool(w, n->type == L_TRUE);
+			break;
+		case L_INT:
+			write_integer(w, b, n->len, n->base, n->negative, limbs);
+			break;
+		case L_FLOAT:
+		case L_NEG_INF:
+			marshal_write_float(w, n->type == L_FLOAT ? n->d : -INFINITY);
+			break;
+		case L_NAN:
+		case L_INF:
+			{
+				/* a constant: one object, linked where it repeats */
+				int64_t    *slot = n->type == L_NAN ? nan_slot : inf_slot;
+
+				if (*slot >= 0)
+					marshal_write_link(w, (uint32_t) *slot);
+				else
+				{
+					*slot = marshal_writer_objects(w);
+					marshal_write_float(w, n->type == L_NAN ? NAN : INFINITY);
+				}
+				break;
+			}
+		case L_STRING:
+			if (key)
+				marshal_write_key(w, b, n->len);
+			else
+				marshal_write_string(w, b, n->len, MENC_UTF8);
+			break;
+		case L_SYMBOL:
+			marshal_write_symbol(w, b, n->len);
+			break;
+		case L_ARRAY:
+		case L_HASH:
+			{
+				size_t		c = i + 1;
+
+				if (n->type == L_ARRAY)
+					marshal_write_array(w, n->count);
+				else
+					marshal_write_hash(w, n->count);
+				for (uint32_t k = 0; k < n->count * (n->type == L_HASH ? 2 : 1); k++)
+				{
+					/* hash literal String keys are frozen, deduplicated */
+					write_tree(p, w, c, n->type == L_HASH && k % 2 == 0, limbs,
+							   nan_slot, inf_slot);
+					c += p->nodes[c].size;
+				}
+				break;
+			}
+	}
+}
+
+MarshalStatus
+marshal_from_literal(const char *text, size_t len, const MarshalHooks *hooks,
+					 uint32_t max_depth, uint8_t **out, size_t *outlen,
+					 MarshalError *err)
+{
+	Parser		p;
+	MarshalStatus st;
+	uint32_t   *limbs = NULL;
+	size_t		maxdigits = 0;
+
+	memset(&p, 0, sizeof(p));
+	p.s = text;
+	p.len = len;
+	p.hooks = hooks;
+	p.err = err;
+	p.max_depth = max_depth ? max_depth : MARSHAL_DEFAULT_MAX_DEPTH;
+	err->status = MARSHAL_OK;
+
+	st = parse_value(&p);
+	if (st == MARSHAL_OK)
+	{
+		skip_space(&p);
+		if (p.pos != p.len)
+			st = syntax(&p, p.pos, "unexpected text after the value");
+	}
+	if (st == MARSHAL_OK)
+	{
+		MarshalWriter *w = marshal_writer_new(hooks);
+		int64_t		nan_slot = -1;
+		int64_t		inf_slot = -1;
+
+		/* scratch for the longest Integer's limbs */
+		for (size_t k = 0; k < p.nnodes; k++)
+			if (p.nodes[k].type == L_INT && p.nodes[k].len > maxdigits)
+				maxdigits = p.nodes[k].len;
+		limbs = p_realloc(&p, NULL, (maxdigits / 2 + 2) * sizeof(uint32_t));
+		if (w == NULL || limbs == NULL)
+		{
+			marshal_writer_free(w);
+			st = oom(&p);
+		}
+		else
+		{
+			write_tree(&p, w, 0, false, limbs, &nan_slot, &inf_slot);
+			st = marshal_writer_finish(w, out, outlen);
+			if (st != MARSHAL_OK)
+				st = oom(&p);
+		}
+	}
+	p_free(&p, limbs);
+	p_free(&p, p.nodes);
+	p_free(&p, p.bytes);
+	return st;
+}
