@@ -241,3 +241,9 @@ CREATE CAST (rbmarshal AS double precision) WITH FUNCTION rbmarshal_to_float8(rb
 CREATE CAST (rbmarshal AS boolean) WITH FUNCTION rbmarshal_to_bool(rbmarshal);
 CREATE CAST (rbmarshal AS timestamptz) WITH FUNCTION rbmarshal_to_timestamptz(rbmarshal);
 CREATE CAST (rbmarshal AS date) WITH FUNCTION rbmarshal_to_date(rbmarshal);
+
+-- Ruby's view
+
+CREATE FUNCTION rbmarshal_inspect(rbmarshal) RETURNS text
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION rbmarshal_inspect(rbmarshal) IS 'the value as Ruby 4.0 inspect shows it, objects without addresses';

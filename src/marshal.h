@@ -450,6 +450,16 @@ extern MarshalStatus marshal_from_literal(const char *text, size_t len,
 										  uint32_t max_depth, uint8_t **out,
 										  size_t *outlen, MarshalError *err);
 
+/*
+ * The value as Ruby 4.0's inspect shows it, objects without addresses
+ * (marshal_inspect.c).  limit bounds the text (0: a default budget).
+ */
+extern MarshalStatus marshal_inspect(const MarshalDoc *doc,
+									 const MarshalHooks *hooks,
+									 uint32_t max_depth, size_t limit,
+									 char **out, size_t *outlen,
+									 MarshalError *err);
+
 /* The float text w_float writes ("1", "1.5", "1e-5", "-0", "inf"). */
 extern size_t marshal_float_text(double d, char *out);
 
@@ -538,6 +548,24 @@ typedef struct MarshalInstant
 extern MarshalStatus marshal_instant(const MarshalDoc *doc, size_t pos,
 									 MarshalInstant *t, bool *ok,
 									 MarshalError *err);
+/* A Time's wall clock as Time#inspect shows it. */
+typedef struct MarshalTimeParts
+{
+	int64_t		year;
+	int			month;
+	int			day;
+	int			hour;
+	int			minute;
+	int			second;
+	bool		utc;
+	int64_t		offset;			/* seconds east of UTC, when !utc */
+} MarshalTimeParts;
+
+extern MarshalStatus marshal_time_parts(const MarshalDoc *doc, size_t pos,
+										MarshalInstant *t,
+										MarshalTimeParts *parts, bool *ok,
+										MarshalError *err);
+
 /* The Julian Day Number of a Date. */
 extern MarshalStatus marshal_date_jd(const MarshalDoc *doc, size_t pos,
 									 int64_t *jd, bool *ok, MarshalError *err);

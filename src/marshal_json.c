@@ -1462,6 +1462,38 @@ marshal_instant(const MarshalDoc *doc, size_t pos, MarshalInstant *t,
 }
 
 MarshalStatus
+marshal_time_parts(const MarshalDoc *doc, size_t pos, MarshalInstant *t,
+				   MarshalTimeParts *parts, bool *ok, MarshalError *err)
+{
+	Walk		w;
+	MarshalNode n;
+	TimeInfo	ti;
+	int64_t		wall;
+	int64_t		days;
+	int64_t		secs;
+
+	*ok = false;
+	TRY(walk_init(&w, doc, NULL, NULL, NULL, err));
+	TRY(marshal_node(doc, pos, &n, err));
+	if (n.type != MT_USERDEF || !marshal_bytes_eq(n.cls, "Time"))
+		return MARSHAL_OK;
+	TRY(decode_time(&w, &n, &ti));
+	t->epoch = ti.epoch;
+	t->nsec = ti.nsec;
+	parts->utc = ti.utc;
+	parts->offset = ti.utc ? 0 : ti.offset;
+	wall = ti.epoch + parts->offset;
+	days = wall >= 0 ? wall / 86400 : -((-wall + 86399) / 86400);
+	secs = wall - days * 86400;
+	marshal_civil_from_days(days, &parts->year, &parts->month, &parts->day);
+	parts->hour = (int) (secs / 3600);
+	parts->minute = (int) (secs / 60 % 60);
+	parts->second = (int) (secs % 60);
+	*ok = true;
+	return MARSHAL_OK;
+}
+
+MarshalStatus
 marshal_date_jd(const MarshalDoc *doc, size_t pos, int64_t *jd, bool *ok,
 				MarshalError *err)
 {

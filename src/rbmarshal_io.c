@@ -8,6 +8,7 @@
 #include "rbmarshal.h"
 
 #include "libpq/pqformat.h"
+#include "mb/pg_wchar.h"
 #include "utils/builtins.h"
 
 PG_FUNCTION_INFO_V1(rbmarshal_in);
@@ -17,6 +18,7 @@ PG_FUNCTION_INFO_V1(rbmarshal_send);
 PG_FUNCTION_INFO_V1(rbmarshal_from_bytea);
 PG_FUNCTION_INFO_V1(rbmarshal_is_valid);
 PG_FUNCTION_INFO_V1(rbmarshal_error);
+PG_FUNCTION_INFO_V1(rbmarshal_inspect);
 
 /* Report a hex/Base64 decoding failure (22P02). */
 static void
@@ -201,4 +203,24 @@ rbmarshal_error(PG_FUNCTION_ARGS)
 						 (uint32_t) rbmarshal_max_depth, &err) == MARSHAL_OK)
 		PG_RETURN_NULL();
 	PG_RETURN_TEXT_P(cstring_to_text(rbmarshal_error_text(&err)));
+}
+
+/* Ruby's inspect of the value (Ruby 4.0's, objects without addresses). */
+Datum
+rbmarshal_inspect(PG_FUNCTION_ARGS)
+{
+	bytea	   *v = PG_GETARG_RBMARSHAL_PP(0);
+	MarshalDoc	doc;
+	MarshalError err;
+	char	   *out;
+	size_t		len;
+	char	   *conv;
+
+	rbmarshal_open_lazy(v, &doc);
+	if (marshal_inspect(&doc, rbmarshal_hooks(), (uint32_t) rbmarshal_max_depth,
+						0, &out, &len, &err) != MARSHAL_OK)
+		rbmarshal_report(&err, NULL, "text");
+	conv = pg_any_to_server(out, (int) len, PG_UTF8);
+	PG_RETURN_TEXT_P(conv == out ? cstring_to_text_with_len(out, (int) len)
+					 : cstring_to_text(conv));
 }
