@@ -247,3 +247,54 @@ CREATE CAST (rbmarshal AS date) WITH FUNCTION rbmarshal_to_date(rbmarshal);
 CREATE FUNCTION rbmarshal_inspect(rbmarshal) RETURNS text
 	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION rbmarshal_inspect(rbmarshal) IS 'the value as Ruby 4.0 inspect shows it, objects without addresses';
+
+-- writing Marshal from SQL: each value as the Ruby value of the same meaning
+
+CREATE FUNCTION to_rbmarshal(text) RETURNS rbmarshal
+	AS 'MODULE_PATHNAME', 'to_rbmarshal_any' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION to_rbmarshal(integer) RETURNS rbmarshal
+	AS 'MODULE_PATHNAME', 'to_rbmarshal_any' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION to_rbmarshal(bigint) RETURNS rbmarshal
+	AS 'MODULE_PATHNAME', 'to_rbmarshal_any' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION to_rbmarshal(numeric) RETURNS rbmarshal
+	AS 'MODULE_PATHNAME', 'to_rbmarshal_any' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION to_rbmarshal(double precision) RETURNS rbmarshal
+	AS 'MODULE_PATHNAME', 'to_rbmarshal_any' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION to_rbmarshal(boolean) RETURNS rbmarshal
+	AS 'MODULE_PATHNAME', 'to_rbmarshal_any' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION to_rbmarshal(timestamptz) RETURNS rbmarshal
+	AS 'MODULE_PATHNAME', 'to_rbmarshal_any' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION to_rbmarshal(date) RETURNS rbmarshal
+	AS 'MODULE_PATHNAME', 'to_rbmarshal_any' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION to_rbmarshal(jsonb) RETURNS rbmarshal
+	AS 'MODULE_PATHNAME', 'to_rbmarshal_any' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE FUNCTION rbmarshal_build_array(VARIADIC rbmarshal[]) RETURNS rbmarshal
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+-- not STRICT: NULL arguments are nil
+CREATE FUNCTION rbmarshal_build_hash(VARIADIC "any") RETURNS rbmarshal
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+
+CREATE FUNCTION rbmarshal_agg_transfn(internal, rbmarshal) RETURNS internal
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE FUNCTION rbmarshal_agg_finalfn(internal) RETURNS rbmarshal
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE AGGREGATE rbmarshal_agg(rbmarshal) (
+	SFUNC = rbmarshal_agg_transfn, STYPE = internal, FINALFUNC = rbmarshal_agg_finalfn,
+	PARALLEL = SAFE
+);
+
+CREATE FUNCTION rbmarshal_object_agg_transfn(internal, text, rbmarshal) RETURNS internal
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE FUNCTION rbmarshal_object_agg_transfn(internal, rbmarshal, rbmarshal) RETURNS internal
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE FUNCTION rbmarshal_object_agg_finalfn(internal) RETURNS rbmarshal
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE PARALLEL SAFE;
+CREATE AGGREGATE rbmarshal_object_agg(text, rbmarshal) (
+	SFUNC = rbmarshal_object_agg_transfn, STYPE = internal,
+	FINALFUNC = rbmarshal_object_agg_finalfn, PARALLEL = SAFE
+);
+CREATE AGGREGATE rbmarshal_object_agg(rbmarshal, rbmarshal) (
+	SFUNC = rbmarshal_object_agg_transfn, STYPE = internal,
+	FINALFUNC = rbmarshal_object_agg_finalfn, PARALLEL = SAFE
+);

@@ -373,8 +373,17 @@ extern void marshal_write_decimal(MarshalWriter *w, const char *digits,
 extern void marshal_write_float(MarshalWriter *w, double d);
 extern void marshal_write_string(MarshalWriter *w, const uint8_t *s,
 								 size_t len, MarshalEncoding enc);
-/* A UTF-8 hash key as JSON.parse makes it: equal keys are one object. */
+/* A UTF-8 hash key as Ruby stores it: equal keys are one frozen object. */
 extern void marshal_write_key(MarshalWriter *w, const uint8_t *s, size_t len);
+/* A frozen, deduplicated String (MRI's fstring): repeats become links. */
+extern void marshal_write_fstring(MarshalWriter *w, const uint8_t *s,
+								  size_t len, MarshalEncoding enc);
+/* Time.at(epoch, usec).utc, Date.jd(jd), BigDecimal(text) as MRI dumps them */
+extern void marshal_write_time_utc(MarshalWriter *w, int64_t epoch,
+								   int32_t usec);
+extern void marshal_write_date(MarshalWriter *w, int64_t jd);
+extern void marshal_write_bigdecimal(MarshalWriter *w, const char *text,
+									 size_t len);
 extern void marshal_write_symbol(MarshalWriter *w, const uint8_t *name,
 								 size_t len);
 extern void marshal_write_array(MarshalWriter *w, uint32_t count);
@@ -417,7 +426,12 @@ extern void marshal_write_encoding(MarshalWriter *w, MarshalEncoding enc,
  * Re-encode the value at pos as MRI's Marshal.dump of the loaded value
  * would: a standalone stream, symbols and links renumbered, objects linked
  * from outside written in full at first use (marshal_reencode.c).
+ * marshal_reencode_into writes it as one value of a stream being written.
  */
+extern MarshalStatus marshal_reencode_into(MarshalWriter *w,
+										   const MarshalDoc *doc, size_t pos,
+										   const MarshalHooks *hooks,
+										   MarshalError *err);
 extern MarshalStatus marshal_reencode(const MarshalDoc *doc, size_t pos,
 									  const MarshalHooks *hooks,
 									  uint8_t **out, size_t *len,

@@ -414,8 +414,8 @@ re_value(Reenc *r, size_t pos, size_t *next)
 }
 
 MarshalStatus
-marshal_reencode(const MarshalDoc *doc, size_t pos, const MarshalHooks *hooks,
-				 uint8_t **out, size_t *len, MarshalError *err)
+marshal_reencode_into(MarshalWriter *w, const MarshalDoc *doc, size_t pos,
+					  const MarshalHooks *hooks, MarshalError *err)
 {
 	Reenc		r;
 	size_t		next;
@@ -425,28 +425,37 @@ marshal_reencode(const MarshalDoc *doc, size_t pos, const MarshalHooks *hooks,
 	r.doc = doc;
 	r.err = err;
 	r.hooks = hooks;
+	r.w = w;
 	r.max_depth = MARSHAL_DEFAULT_MAX_DEPTH * 100;
 	err->status = MARSHAL_OK;
-	r.w = marshal_writer_new(hooks);
-	if (r.w == NULL)
-		st = MARSHAL_ERR_NOMEM;
-	else
-		st = re_value(&r, pos, &next);
-	if (st == MARSHAL_OK)
-		st = marshal_writer_finish(r.w, out, len);
-	else if (r.w)
-		marshal_writer_free(r.w);
-	if (st == MARSHAL_ERR_NOMEM)
-	{
-		err->status = st;
-		snprintf(err->detail, sizeof(err->detail), "out of memory");
-	}
+	st = re_value(&r, pos, &next);
 	if (r.written)
 	{
 		if (hooks && hooks->free)
 			hooks->free(hooks->ctx, r.written);
 		else
 			free(r.written);
+	}
+	return st;
+}
+
+MarshalStatus
+marshal_reencode(const MarshalDoc *doc, size_t pos, const MarshalHooks *hooks,
+				 uint8_t **out, size_t *len, MarshalError *err)
+{
+	MarshalWriter *w = marshal_writer_new(hooks);
+	MarshalStatus st;
+
+	if (w == NULL)
+		st = MARSHAL_ERR_NOMEM;
+	else if ((st = marshal_reencode_into(w, doc, pos, hooks, err)) == MARSHAL_OK)
+		return marshal_writer_finish(w, out, len);
+	else
+		marshal_writer_free(w);
+	if (st == MARSHAL_ERR_NOMEM)
+	{
+		err->status = st;
+		snprintf(err->detail, sizeof(err->detail), "out of memory");
 	}
 	return st;
 }

@@ -48,7 +48,8 @@ struct MarshalWriter
 	uint32_t	nsymbols;
 	Map			symbols;		/* symbol name -> symbol index */
 	Map			flonums;		/* 8 bytes of a double -> object slot */
-	Map			keys;			/* interned hash key text -> object slot */
+	Map			keys;			/* interned strings (an encoding byte, then
+								 * the text) -> object slot */
 	Map			encodings;		/* encoding name -> slot of its String */
 };
 
@@ -574,21 +575,41 @@ marshal_write_string(MarshalWriter *w, const uint8_t *s, size_t len,
 }
 
 void
-marshal_write_key(MarshalWriter *w, const uint8_t *s, size_t len)
+marshal_write_fstring(MarshalWriter *w, const uint8_t *s, size_t len,
+					  MarshalEncoding enc)
 {
-	uint64_t	h = hash_bytes(s, len);
+	uint8_t		stack[128];
+	uint8_t    *key = len < sizeof(stack) ? stack : w_realloc(w, NULL, len + 1);
+	uint64_t	h;
 	uint32_t	slot;
 
-	/* JSON.parse interns keys: equal keys are one frozen String */
-	if (map_find(&w->keys, s, len, h, &slot))
+	if (key == NULL)
 	{
-		put_byte(w, MT_LINK);
-		put_long(w, slot);
+		w->status = MARSHAL_ERR_NOMEM;
 		return;
 	}
-	if (!map_put(w, &w->keys, s, len, h, w->nobjects))
-		w->status = MARSHAL_ERR_NOMEM;
-	marshal_write_string(w, s, len, MENC_UTF8);
+	/* one frozen String per text and encoding, as MRI's fstring table */
+	key[0] = (uint8_t) enc;
+	if (len > 0)
+		memcpy(key + 1, s, len);
+	h = hash_bytes(key, len + 1);
+	if (map_find(&w->keys, key, len + 1, h, &slot))
+		marshal_write_link(w, slot);
+	else
+	{
+		if (!map_put(w, &w->keys, key, len + 1, h, w->nobjects))
+			w->status = MARSHAL_ERR_NOMEM;
+		marshal_write_string(w, s, len, enc);
+	}
+	if (key != stack)
+		w_free(w, key);
+}
+
+void
+marshal_write_key(MarshalWriter *w, const uint8_t *s, size_t len)
+{
+	/* Hash String keys are frozen, deduplicated strings (rb_hash_key_str) */
+	marshal_write_fstring(w, s, len, MENC_UTF8);
 }
 
 void
@@ -759,4 +780,141 @@ marshal_write_encoding(MarshalWriter *w, MarshalEncoding enc,
 			marshal_write_string_bytes(w, name, len);
 		}
 	}
+}
+
+void
+marshal_write_time_utc(MarshalWriter *w, int64_t epoch, int32_t usec)
+{
+	int64_t		days = epoch >= 0 ? epoch / 86400 : -((-epoch + 86399) / 86400);
+	int64_t		secs = epoch - days * 86400;
+	int64_t		year;
+	int			mon;
+	int			mday;
+	int64_t		field;
+	int64_t		ext = 0;
+	uint32_t	p;
+	uint32_t	s;
+	uint8_t		payload[8 + 9];
+	size_t		n = 8;
+	static const uint8_t utc[] = "UTC";
+
+	marshal_civil_from_days(days, &year, &mon, &mday);
+	/* years outside 1900..1900+0xffff carry an extension (time_mdump) */
+	field = year - 1900;
+	if (field < 0)
+	{
+		ext = -field;
+		field = 0;
+	}
+	else if (field > 0xffff)
+	{
+		ext = field - 0xffff;
+		field = 0xffff;
+	}
+	p = 1u << 31 | 1u << 30 | (uint32_t) field << 14 | (uint32_t) (mon - 1) << 10 |
+		(uint32_t) mday << 5 | (uint32_t) (secs / 3600);
+	s = (uint32_t) (secs / 60 % 60) << 26 | (uint32_t) (secs % 60) << 20 | (uint32_t) usec;
+	for (int i = 0; i < 4; i++)
+	{
+		payload[i] = (uint8_t) (p >> (8 * i));
+		payload[4 + i] = (uint8_t) (s >> (8 * i));
+	}
+	if (ext > 0)
+	{
+		uint8_t		bytes[8];
+		int			nb = 0;
+
+		while (ext > 0)
+		{
+			bytes[nb++] = (uint8_t) ext;
+			ext >>= 8;
+		}
+		payload[n++] = (uint8_t) (nb + 5);	/* w_long of a small count */
+		memcpy(payload + n, bytes, (size_t) nb);
+		n += (size_t) nb;
+	}
+	/* I u :Time <payload> {zone: "UTC"}, the Time registered after */
+	put_byte(w, MT_IVAR);
+	put_byte(w, MT_USERDEF);
+	marshal_write_symbol(w, (const uint8_t *) "Time", 4);
+	put_bytes(w, payload, n);
+	put_long(w, 1);
+	marshal_write_symbol(w, (const uint8_t *) "zone", 4);
+	marshal_write_fstring(w, utc, 3, MENC_USASCII);
+	w->nobjects++;
+}
+
+void
+marshal_write_date(MarshalWriter *w, int64_t jd)
+{
+	/* Date#marshal_dump: [nth, jd, df, sf, of, sg], sg = Date::ITALY */
+	w->nobjects++;
+	put_byte(w, MT_USRMARSHAL);
+	marshal_write_symbol(w, (const uint8_t *) "Date", 4);
+	marshal_write_array(w, 6);
+	marshal_write_int(w, 0);
+	marshal_write_int(w, jd);
+	marshal_write_int(w, 0);
+	marshal_write_int(w, 0);
+	marshal_write_int(w, 0);
+	marshal_write_float(w, 2299161.0);
+}
+
+void
+marshal_write_bigdecimal(MarshalWriter *w, const char *text, size_t len)
+{
+	size_t		i = 0;
+	bool		neg = false;
+	size_t		ni = 0;
+	size_t		nf = 0;
+	char		digits[1024];
+	size_t		nd = 0;
+	int64_t		exp10;
+	size_t		lead = 0;
+	char	   *payload;
+	size_t		plen;
+
+	/* BigDecimal(text)._dump: "<precision>:<sign>0.<digits>e<exponent>" */
+	if (i < len && (text[i] == '-' || text[i] == '+'))
+		neg = text[i++] == '-';
+	for (; i < len && text[i] >= '0' && text[i] <= '9'; i++, ni++)
+		if (nd < sizeof(digits))
+			digits[nd++] = text[i];
+	if (i < len && text[i] == '.')
+		for (i++; i < len && text[i] >= '0' && text[i] <= '9'; i++, nf++)
+			if (nd < sizeof(digits))
+				digits[nd++] = text[i];
+	if (nd >= sizeof(digits) || i != len || ni == 0)
+	{
+		w->status = MARSHAL_ERR_UNREPRESENTABLE;
+		return;
+	}
+	/* significant digits: no leading or trailing zeros */
+	while (lead < nd && digits[lead] == '0')
+		lead++;
+	while (nd > lead && digits[nd - 1] == '0')
+		nd--;
+	exp10 = (int64_t) ni - (int64_t) lead;
+	payload = w_realloc(w, NULL, nd + 64);
+	if (payload == NULL)
+	{
+		w->status = MARSHAL_ERR_NOMEM;
+		return;
+	}
+	/* the precision BigDecimal allocates for a string of that shape */
+	plen = (size_t) sprintf(payload, "%zu:%s0.", ((ni + nf + 8) / 9 + 1) * 9,
+							neg ? "-" : "");
+	if (lead == nd)
+		payload[plen++] = '0';	/* zero: "0.0" */
+	else
+	{
+		memcpy(payload + plen, digits + lead, nd - lead);
+		plen += nd - lead;
+		plen += (size_t) sprintf(payload + plen, "e%lld", (long long) exp10);
+	}
+	put_byte(w, MT_USERDEF);
+	marshal_write_symbol(w, (const uint8_t *) "BigDecimal", 10);
+	put_bytes(w, payload, plen);
+	w->nobjects++;
+	w_free(w, payload);
 }

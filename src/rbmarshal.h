@@ -9,6 +9,7 @@
 
 #include "fmgr.h"
 #include "nodes/nodes.h"
+#include "utils/jsonb.h"
 
 #if PG_VERSION_NUM >= 160000
 #include "nodes/miscnodes.h"
@@ -44,16 +45,17 @@ extern void rbmarshal_open(bytea *v, MarshalDoc *doc);
 extern void rbmarshal_open_lazy(bytea *v, MarshalDoc *doc);
 
 /* rbmarshal_jsonb.c */
-struct JsonbValue;
 extern bool rbmarshal_transcode(void *ctx, const char *encname,
 								const uint8_t *s, size_t len,
 								char **out, size_t *outlen);
-extern struct JsonbValue *rbmarshal_json_value(const MarshalDoc *doc,
+extern JsonbValue *rbmarshal_json_value(const MarshalDoc *doc,
 											   size_t pos, int time_precision,
 											   MarshalBinaryMode binary);
 
 /* rbmarshal_fromjsonb.c */
-extern bytea *rbmarshal_from_jsonb_value(struct JsonbValue *v);
+extern bytea *rbmarshal_from_jsonb_value(JsonbValue *v);
+extern void rbmarshal_write_jsonb(MarshalWriter *w, Jsonb *j, bool symbolize);
+extern bytea *rbmarshal_finish(MarshalWriter *w);
 
 /* rbmarshal_nav.c */
 extern char *rbmarshal_class_name(const MarshalNode *n);

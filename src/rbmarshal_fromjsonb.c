@@ -13,7 +13,6 @@
 #include "miscadmin.h"
 #include "utils/builtins.h"
 #include "utils/jsonb.h"
-#include "utils/memutils.h"
 #include "utils/numeric.h"
 
 PG_FUNCTION_INFO_V1(rbmarshal_from_jsonb);
@@ -66,24 +65,15 @@ write_scalar(MarshalWriter *w, JsonbValue *v)
 	}
 }
 
-static bytea *
-jsonb_to_marshal(Jsonb *j, bool symbolize)
+/* Write a jsonb document as one value of a stream being written. */
+void
+rbmarshal_write_jsonb(MarshalWriter *w, Jsonb *j, bool symbolize)
 {
-	MemoryContext work;
-	MemoryContext old;
 	JsonbIterator *it;
 	JsonbValue	v;
 	JsonbIteratorToken tok;
-	MarshalWriter *w;
-	uint8_t    *bytes;
-	size_t		len;
-	bytea	   *result;
 	uint64		n = 0;
 
-	work = AllocSetContextCreate(CurrentMemoryContext, "jsonb to rbmarshal",
-								 ALLOCSET_DEFAULT_SIZES);
-	old = MemoryContextSwitchTo(work);
-	w = marshal_writer_new(rbmarshal_hooks());
 	it = JsonbIteratorInit(&j->root);
 	while ((tok = JsonbIteratorNext(&it, &v, false)) != WJB_DONE)
 	{
@@ -118,16 +108,39 @@ jsonb_to_marshal(Jsonb *j, bool symbolize)
 				break;
 		}
 	}
-	if (marshal_writer_finish(w, &bytes, &len) != MARSHAL_OK)
+}
+
+/* A finished writer's stream as an rbmarshal datum. */
+bytea *
+rbmarshal_finish(MarshalWriter *w)
+{
+	uint8_t    *bytes;
+	size_t		len;
+	bytea	   *result;
+	MarshalStatus st = marshal_writer_finish(w, &bytes, &len);
+
+	if (st == MARSHAL_ERR_UNREPRESENTABLE)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("value cannot be written as Marshal data")));
+	if (st != MARSHAL_OK)
 		ereport(ERROR,
 				(errcode(ERRCODE_OUT_OF_MEMORY),
 				 errmsg("out of memory while writing Marshal data")));
-	MemoryContextSwitchTo(old);
 	result = palloc(VARHDRSZ + len);
 	SET_VARSIZE(result, VARHDRSZ + len);
 	memcpy(VARDATA(result), bytes, len);
-	MemoryContextDelete(work);
+	pfree(bytes);
 	return result;
+}
+
+static bytea *
+jsonb_to_marshal(Jsonb *j, bool symbolize)
+{
+	MarshalWriter *w = marshal_writer_new(rbmarshal_hooks());
+
+	rbmarshal_write_jsonb(w, j, symbolize);
+	return rbmarshal_finish(w);
 }
 
 /* A scalar JsonbValue as a stream (navigation's made-up values). */
