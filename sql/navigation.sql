@@ -107,3 +107,16 @@ SELECT v::date FROM nav WHERE name = 'fx_rails_time_utc';
 SELECT ('\x04086c2b0900000000000000 40')::rbmarshal::integer;
 SELECT (v)['a'] FROM (SELECT 'BAh7BjoGYWkG'::rbmarshal AS v) t;
 UPDATE nav SET v['a'] = v WHERE false;
+
+-- v #> path equals MRI's Marshal.dump of Ruby's own navigation of the loaded
+-- value (test/diff/paths.tsv), NULL where the path leads nowhere.  Listed
+-- below are the only differences: Ruby's Exception gains bt_locations and
+-- BigDecimal's _dump changes its precision once loaded (class behaviour a
+-- byte decoder cannot know).
+CREATE TABLE paths (name text PRIMARY KEY, hex text, path text[], expected text);
+\copy paths FROM 'test/diff/paths.tsv' WITH (FORMAT csv, DELIMITER E'\t', QUOTE E'\x01')
+SELECT count(*) > 1000 AS many_paths, count(*) FILTER (WHERE expected = 'NULL') > 100 AS many_missing FROM paths;
+SELECT name, path FROM paths
+ WHERE (('\x' || hex)::rbmarshal #> path)::bytea IS DISTINCT FROM
+       CASE WHEN expected = 'NULL' THEN NULL ELSE decode(expected, 'hex') END
+ ORDER BY name;

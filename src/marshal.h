@@ -376,7 +376,7 @@ extern void marshal_write_string(MarshalWriter *w, const uint8_t *s,
 /* A UTF-8 hash key as Ruby stores it: equal keys are one frozen object. */
 extern void marshal_write_key(MarshalWriter *w, const uint8_t *s, size_t len);
 /* A frozen, deduplicated String (MRI's fstring): repeats become links. */
-extern void marshal_write_fstring(MarshalWriter *w, const uint8_t *s,
+extern uint32_t marshal_write_fstring(MarshalWriter *w, const uint8_t *s,
 								  size_t len, MarshalEncoding enc);
 /* Time.at(epoch, usec).utc, Date.jd(jd), BigDecimal(text) as MRI dumps them */
 extern void marshal_write_time_utc(MarshalWriter *w, int64_t epoch,

@@ -190,6 +190,41 @@ re_ivars(Reenc *r, size_t pos, int64_t count, MarshalEncoding enc,
 	return MARSHAL_OK;
 }
 
+/*
+ * A Hash key at pos that is a plain String (no class of its own, no ivars
+ * but its encoding) written as a shared frozen String; *done tells whether
+ * it was.
+ */
+static MarshalStatus
+re_fstring_key(Reenc *r, size_t pos, size_t *next, bool *done)
+{
+	MarshalNode k;
+	int64_t		count = 0;
+	size_t		q;
+
+	*done = false;
+	if (pos >= r->doc->len || (r->doc->buf[pos] != MT_STRING && r->doc->buf[pos] != MT_IVAR))
+		return MARSHAL_OK;
+	TRY(marshal_node(r->doc, pos, &k, r->err));
+	if (k.type != MT_STRING || k.uclass.len != 0 || k.nextended != 0 ||
+		k.encoding == MENC_NAMED)
+		return MARSHAL_OK;
+	if (k.has_ivars)
+	{
+		/* only the encoding pair may be there */
+		TRY(marshal_long(r->doc, k.ivars, &count, &q, r->err));
+		if (count != (k.encoding != MENC_BINARY ? 1 : 0))
+			return MARSHAL_OK;
+	}
+	if (written_at(r, pos) >= 0)
+		return MARSHAL_OK;
+	TRY(remember(r, pos, marshal_write_fstring(r->w, k.data.ptr, k.data.len,
+											   k.encoding)));
+	*next = k.next;
+	*done = true;
+	return MARSHAL_OK;
+}
+
 /* Containers: the elements follow node->items. */
 static MarshalStatus
 re_container(Reenc *r, const MarshalNode *n, int64_t orig, size_t *end)
@@ -213,7 +248,22 @@ re_container(Reenc *r, const MarshalNode *n, int64_t orig, size_t *end)
 				marshal_write_hash_with_default(r->w, n->count);
 			TRY(remember(r, (size_t) orig, slot));
 			for (uint32_t i = 0; i < 2 * n->count + (n->type == MT_HASH_DEF); i++)
+			{
+				/*
+				 * Loading stores String keys as frozen, deduplicated
+				 * strings (rb_hash_key_str), so MRI dumps equal keys as one
+				 * object; an identity Hash (C :Hash) keeps its own.
+				 */
+				if (i % 2 == 0 && i < 2 * n->count && n->uclass.len == 0)
+				{
+					bool		done;
+
+					TRY(re_fstring_key(r, p, &p, &done));
+					if (done)
+						continue;
+				}
 				TRY(re_value(r, p, &p));
+			}
 			break;
 		case MT_STRUCT:
 		case MT_OBJECT:
@@ -288,6 +338,16 @@ re_value(Reenc *r, size_t pos, size_t *next)
 	if (r->depth % 8 == 0 && r->hooks && r->hooks->check_stack)
 		r->hooks->check_stack(r->hooks->ctx);
 
+	/*
+	 * An object written already because a link reached it first (from
+	 * inside an object expanded out of order): link to it again.
+	 */
+	if ((orig = written_at(r, pos)) >= 0)
+	{
+		marshal_write_link(r->w, (uint32_t) orig);
+		r->depth--;
+		return marshal_skip(doc, pos, next, r->err);
+	}
 	TRY(marshal_node(doc, pos, &n, r->err));
 	orig = (int64_t) pos;
 
@@ -356,9 +416,21 @@ re_value(Reenc *r, size_t pos, size_t *next)
 				break;
 			}
 		case MT_BIGNUM:
-			/* a Bignum that becomes an Integer is never linked: no mapping */
-			marshal_write_bignum(r->w, n.negative, n.data.ptr, n.data.len);
-			break;
+			{
+				/*
+				 * A real Bignum (beyond a 64-bit Fixnum) is an object that
+				 * links can share; what fits a Fixnum never is.
+				 */
+				uint32_t	before = marshal_writer_objects(r->w);
+				size_t		sig = n.data.len;
+
+				while (sig > 0 && n.data.ptr[sig - 1] == 0)
+					sig--;
+				marshal_write_bignum(r->w, n.negative, n.data.ptr, n.data.len);
+				if (sig > 8 || (sig == 8 && (n.data.ptr[7] & 0xC0) != 0))
+					TRY(remember(r, (size_t) orig, before));
+				break;
+			}
 		case MT_STRING:
 			TRY(remember(r, (size_t) orig, marshal_writer_objects(r->w)));
 			marshal_write_string_bytes(r->w, n.data.ptr, n.data.len);

@@ -574,7 +574,7 @@ marshal_write_string(MarshalWriter *w, const uint8_t *s, size_t len,
 	}
 }
 
-void
+uint32_t
 marshal_write_fstring(MarshalWriter *w, const uint8_t *s, size_t len,
 					  MarshalEncoding enc)
 {
@@ -586,7 +586,7 @@ marshal_write_fstring(MarshalWriter *w, const uint8_t *s, size_t len,
 	if (key == NULL)
 	{
 		w->status = MARSHAL_ERR_NOMEM;
-		return;
+		return 0;
 	}
 	/* one frozen String per text and encoding, as MRI's fstring table */
 	key[0] = (uint8_t) enc;
@@ -597,19 +597,21 @@ marshal_write_fstring(MarshalWriter *w, const uint8_t *s, size_t len,
 		marshal_write_link(w, slot);
 	else
 	{
-		if (!map_put(w, &w->keys, key, len + 1, h, w->nobjects))
+		slot = w->nobjects;
+		if (!map_put(w, &w->keys, key, len + 1, h, slot))
 			w->status = MARSHAL_ERR_NOMEM;
 		marshal_write_string(w, s, len, enc);
 	}
 	if (key != stack)
 		w_free(w, key);
+	return slot;
 }
 
 void
 marshal_write_key(MarshalWriter *w, const uint8_t *s, size_t len)
 {
 	/* Hash String keys are frozen, deduplicated strings (rb_hash_key_str) */
-	marshal_write_fstring(w, s, len, MENC_UTF8);
+	(void) marshal_write_fstring(w, s, len, MENC_UTF8);
 }
 
 void
@@ -840,7 +842,7 @@ marshal_write_time_utc(MarshalWriter *w, int64_t epoch, int32_t usec)
 	put_bytes(w, payload, n);
 	put_long(w, 1);
 	marshal_write_symbol(w, (const uint8_t *) "zone", 4);
-	marshal_write_fstring(w, utc, 3, MENC_USASCII);
+	(void) marshal_write_fstring(w, utc, 3, MENC_USASCII);
 	w->nobjects++;
 }
 

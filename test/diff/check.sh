@@ -19,7 +19,7 @@ if ! ruby test/diff/generate.rb "$out" >"$out/log" 2>&1; then
 fi
 passed=0
 failed=0
-for f in to_json.tsv from_json.tsv; do
+for f in to_json.tsv from_json.tsv paths.tsv; do
 	if cmp -s "$out/$f" "test/diff/$f"; then
 		passed=$((passed + 1))
 	else

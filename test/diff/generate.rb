@@ -19,6 +19,15 @@
 #   from_json_raw.tsv (only with --raw) name<TAB>raw_json: the documents as generated, before
 #                  canonicalisation (duplicate keys, exponents, \u escapes...); verify-jsonb.sh
 #                  checks that PostgreSQL turns each into exactly the json_text above.
+#   paths.tsv      name<TAB>hex<TAB>path<TAB>expected_hex
+#                  path is a PostgreSQL text[] literal, expected_hex is Marshal.dump of the
+#                  sub-value that jsonb's #> finds there in the JSON view (json_view.rb) of
+#                  Marshal.load(hex), or NULL.  Groups: the fx_*, rnd_*, edge_*, enc_* values
+#                  above (those without cycles, up to 1000 bytes; a share of rnd_*) and link_*
+#                  hand-made values full of links across the cut.  Rows whose bytes a fresh
+#                  `ruby` would write otherwise (MRI's process history) are left out.
+#   paths_json.tsv (only with --raw) name<TAB>json<TAB>path<TAB>expected_json: the same rows as
+#                  JSON; verify-paths.sh checks that jsonb's #> agrees with every one.
 #
 # Determinism: seeded Random, fixed times and TZ, no clock.  The order of the generic ivars
 # MRI writes on a Time's _dump string depends on the order in which the process first used
@@ -111,10 +120,63 @@ class Node # plain `o` object whose ivars vary
 end
 
 # ---------------------------------------------------------------------------
+# A fresh Ruby for paths.tsv
+# ---------------------------------------------------------------------------
+#
+# What Marshal.dump writes for a loaded value can depend on the process's history: the
+# order of a plain object's ivars and of a Time's _dump ivars, the TimeZone registry
+# (whose name strings a TimeWithZone dumps), where MRI puts an exception's bt_locations.
+# This process is forked before the script loads or builds any value; for each paths.tsv
+# row it forks again and answers Marshal.dump(navigate(Marshal.load(stream), steps)) as a
+# new `ruby` would.  Rows where that differs from this process's answer are left out.
+require_relative "json_view"
+
+def put_msg(io, parts)
+  io.write([parts.size].pack("N"), *parts.flat_map { |x| [[x.bytesize].pack("N"), x.b] })
+  io.flush
+end
+
+def get_msg(io)
+  n = io.read(4) or return nil
+  Array.new(n.unpack1("N")) { io.read(io.read(4).unpack1("N")) }
+end
+
+FRESH_IN, fresh_in_w = IO.pipe
+fresh_out_r, FRESH_OUT = IO.pipe
+FRESH_PID = fork do
+  fresh_in_w.close
+  fresh_out_r.close
+  while (msg = get_msg(FRESH_IN))
+    child = fork do
+      stream, *steps = msg
+      steps = steps.map { |x| x == "n" ? nil : x[1..].force_encoding(Encoding::UTF_8) }
+      sub = JsonView.navigate(Marshal.load(stream), steps)
+      put_msg(FRESH_OUT, sub.equal?(JsonView::MISSING) ? [] : [Marshal.dump(sub)])
+      exit!(0)
+    end
+    Process.wait(child)
+    exit!(1) unless $?.success?
+  end
+  exit!(0)
+end
+FRESH_IN.close
+FRESH_OUT.close
+FRESH_W = fresh_in_w
+FRESH_R = fresh_out_r
+
+# Marshal.dump(navigate(Marshal.load(stream), steps)) in a fresh process (nil: not found)
+def fresh_dump(stream, steps)
+  put_msg(FRESH_W, [stream] + steps.map { |x| x.nil? ? "n" : "s#{x}" })
+  reply = get_msg(FRESH_R) or fail!("the fresh Ruby process died")
+  reply.first
+end
+
+# ---------------------------------------------------------------------------
 # to_json rows
 # ---------------------------------------------------------------------------
 
 TO_JSON = {}   # name => [stream, json]
+ORIGINALS = {} # name => the value dumped (not for fixtures), for paths.tsv's statistics
 SKIPPED = []   # [name, reason]
 
 def encode(value)
@@ -142,6 +204,7 @@ def to_json_row(name, value)
   fail!("#{name}: JSON of the reloaded value differs:\n  #{json}\n  #{again}") unless again == json
   fail!("#{name}: JSON holds \\u0000 (jsonb cannot; the contract gives $binary)") if json.include?("\\u0000")
   TO_JSON[name] = [stream, json]
+  ORIGINALS[name] = value
 end
 
 # --- a. the fixtures ------------------------------------------------------------
@@ -951,6 +1014,349 @@ RANDOM_DOCS = 1200
 RANDOM_DOCS.times { |i| from_json_row(format("rnd_%04d", i + 1), jgen.doc) }
 
 # ---------------------------------------------------------------------------
+# paths rows
+# ---------------------------------------------------------------------------
+#
+# name<TAB>hex<TAB>path<TAB>expected_hex: path is a PostgreSQL text[] literal and
+# expected_hex is Marshal.dump of what jsonb's #> finds in the JSON view (json_view.rb),
+# taken from Marshal.load(hex): the extension only sees the bytes, and a loaded value can
+# dump differently from the one first built (see README.md).  NULL when the path leads
+# nowhere.  Every row is checked three ways: the JSON of the sub-value is what #> finds in
+# the parsed JSON of the whole value; Marshal.load(expected_hex) is the sub-value (deep
+# equality, NaN and objects without == included); Marshal.dump of that is expected_hex.
+
+PATHS = {}                 # name => [stream, steps, expected stream or nil, json, expected json or nil]
+PATH_STATS = Hash.new(0)   # counters printed at the end
+PATH_KINDS = Hash.new { |h, k| h[k] = [0, 0] } # kind of path => [found, NULL]
+PATH_DROPPED = []          # [name, why]: a fresh Ruby writes the sub-value otherwise
+PATH_NOT_EQ = Hash.new(0)  # class => rows where Marshal.load(expected) == sub is false
+PATH_RELOADED = Hash.new { |h, k| h[k] = [] } # class => rows whose sub-value, as first built, dumps otherwise
+
+# Deep equality of two values, including what == leaves out: encodings, ivars, NaN,
+# -0.0, offsets, objects without ==.
+def same_value?(a, b, seen = {}.compare_by_identity)
+  return false unless a.class == b.class
+  return seen[a].equal?(b) if seen.key?(a)
+  seen[a] = b unless a.is_a?(Integer) || a.is_a?(Symbol) || a.nil? || a == true || a == false
+  same = case a
+         when Float then a.nan? ? b.nan? : [a].pack("G") == [b].pack("G")
+         when BigDecimal then a.nan? ? b.nan? : a == b && a.sign == b.sign && a.precs == b.precs
+         when Hash
+           a.size == b.size && a.compare_by_identity? == b.compare_by_identity? &&
+             same_value?(a.default, b.default, seen) &&
+             a.to_a.zip(b.to_a).all? { |(k1, v1), (k2, v2)| same_value?(k1, k2, seen) && same_value?(v1, v2, seen) }
+         when Array then a.size == b.size && a.zip(b).all? { |x, y| same_value?(x, y, seen) }
+         when Struct, Set then same_value?(a.to_a, b.to_a, seen)
+         when OpenStruct then same_value?(a.to_h, b.to_h, seen)
+         when String then a == b && a.encoding == b.encoding
+         when Exception then a.message == b.message && a.backtrace == b.backtrace
+         # their ivars are caches filled on use (and AS's Time.=== takes a TimeWithZone)
+         when ActiveSupport::TimeWithZone
+           return a == b && a.utc_offset == b.utc_offset && a.time_zone.name == b.time_zone.name
+         when ActiveSupport::TimeZone then return a.name == b.name && a.utc_offset == b.utc_offset
+         when Time then a == b && a.utc_offset == b.utc_offset && a.zone == b.zone
+         when Range
+           a.exclude_end? == b.exclude_end? && same_value?(a.begin, b.begin, seen) && same_value?(a.end, b.end, seen)
+         else [BasicObject, Kernel].include?(a.method(:==).owner) || a == b
+         end
+  same && a.instance_variables == b.instance_variables &&
+    a.instance_variables.all? { |iv| same_value?(a.instance_variable_get(iv), b.instance_variable_get(iv), seen) }
+end
+
+# the classes inside a value (for the statistics)
+def classes_in(value, out = Set.new, seen = {}.compare_by_identity)
+  return out if seen.key?(value)
+  seen[value] = true
+  out << value.class
+  JsonView.children(value).each { |c| classes_in(c, out, seen) }
+  value.each { |x| classes_in(x, out, seen) } if value.is_a?(Set)
+  out
+end
+
+# Why a fresh process dumps otherwise: the classes of the sub-value concerned.
+def fresh_difference(expected, fresh, sub)
+  return "not found in a fresh process" if fresh.nil?
+  at = (0...[expected.size, fresh.size].min).find { |i| expected[i] != fresh[i] } || 0
+  culprits = classes_in(sub).map { |c| MODULE_NAME.bind_call(c) }.select do |c|
+    c.match?(/Error|Exception|\AActiveSupport::Time|\ATime\z|\ANode\z|\AMoney\z/)
+  end
+  "differs at byte #{at} of #{expected.size}/#{fresh.size}; holds #{culprits.sort.join(', ')}"
+end
+
+def path_row(name, stream, steps, json_text, original, kind)
+  check_row_name!(name, PATHS)
+  fail!("#{name}: a path element holds a control character") if steps.any? { |s| s&.match?(JsonView::STEP_UNSAFE) }
+  loaded = Marshal.load(stream)
+  sub = JsonView.navigate(loaded, steps)
+  found = !sub.equal?(JsonView::MISSING)
+  dug = JsonView.json_dig(JSON.parse(json_text), steps)
+  if found
+    fail!("#{name}: #{steps.inspect} finds a value, jsonb's #> would not") if dug.equal?(JsonView::MISSING)
+    mine = JSON.parse(encode(sub))
+    fail!("#{name}: #{steps.inspect} finds #{mine.inspect} in Ruby, #{dug.inspect} in JSON") unless mine == dug
+    expected = Marshal.dump(sub)
+    back = Marshal.load(expected)
+    fail!("#{name}: Marshal.load(expected) is not the sub-value") unless same_value?(back, sub)
+    fail!("#{name}: Marshal.dump(Marshal.load(expected)) differs from expected") unless Marshal.dump(back) == expected
+    fresh = fresh_dump(stream, steps)
+    if fresh != expected
+      PATH_DROPPED << [name, fresh_difference(expected, fresh, sub)]
+      return
+    end
+    PATH_NOT_EQ[back.class] += 1 unless (back == sub rescue false)
+    if original
+      osub = JsonView.navigate(original, steps)
+      if !osub.equal?(JsonView::MISSING) && Marshal.dump(osub) != expected
+        classes_in(sub).select { |c| c <= Exception || c <= BigDecimal }.each { |c| PATH_RELOADED[c] << name }
+        PATH_RELOADED[:other] << name unless classes_in(sub).any? { |c| c <= Exception || c <= BigDecimal }
+      end
+    end
+  else
+    fail!("#{name}: #{steps.inspect} finds nothing, jsonb's #> finds #{dug.inspect}") unless dug.equal?(JsonView::MISSING)
+    expected = nil
+  end
+  # statistics: what the steps went through
+  v = loaded
+  steps.each do |s|
+    break if v.equal?(JsonView::MISSING)
+    PATH_STATS["through_#{JsonView.kind(v)}"] += 1
+    v = JsonView.step(v, s)
+  end
+  PATH_STATS[found ? :found : :null] += 1
+  PATH_KINDS[kind][found ? 0 : 1] += 1
+  PATH_STATS[:negative_index] += 1 if steps.any? { |s| s&.match?(/\A-[0-9]+\z/) }
+  PATHS[name] = [stream, steps, expected, json_text, found ? encode(sub) : nil]
+end
+
+# Seeded generator of paths into a value.
+class PathGen
+  KINDS = [[:exists, 78], [:missing, 9], [:wrong_kind, 8], [:past_scalar, 9], [:null, 1.5], [:root, 0.7]].freeze
+  FOREIGN_KEYS = ["nope", "missing", "Name", "ID", "a b", "", "é", "10", "null", "NULL", "x,y", "{}",
+                  "\"", "\\", "key with space", "日本", "@name", "-1", "a\"b\\c", " id"].freeze
+  NOT_INDEXES = ["a", "x", "id", "first", "1.0", "0x1", "1a", "", "-", "NaN", "name", "1 2", "NULL"].freeze
+  INDEX_LIKE = ["0", "1", "-1", "2", "00", "+0"].freeze
+  PAST_SCALAR = ["0", "a", "-1", "x", "length", "size", "name", "1"].freeze
+
+  def initialize(seed)
+    @rng = Random.new(seed)
+  end
+
+  def rand(*args)
+    @rng.rand(*args)
+  end
+
+  def pick(list)
+    list[@rng.rand(list.size)]
+  end
+
+  def chance(prob)
+    @rng.rand < prob
+  end
+
+  def weighted(table)
+    x = @rng.rand * table.sum { |_, w| w }
+    table.each do |kind, w|
+      return kind if x < w
+      x -= w
+    end
+    table.last[0]
+  end
+
+  def options(value)
+    JsonView.steps(value)
+  rescue JsonView::Unsupported
+    []
+  end
+
+  def container?(value)
+    !options(value).empty?
+  end
+
+  # A path that exists: up to depth steps, preferring containers (through=:container
+  # keeps to containers, :scalar heads for a scalar).  [steps, value reached]
+  def walk(value, depth, through = nil)
+    steps = []
+    depth.times do
+      opts = options(value)
+      opts = opts.select { |_, x| container?(x) } if through == :container
+      break if opts.empty?
+      if through == :scalar
+        leaves = opts.reject { |_, x| container?(x) }
+        text, sub = leaves.empty? || chance(0.3) ? pick(opts) : pick(leaves)
+      else
+        inner = opts.select { |_, x| container?(x) }
+        text, sub = !inner.empty? && chance(0.7) ? pick(inner) : pick(opts)
+      end
+      if JsonView.view(value)[0] == :array
+        # the same element from the end (-1, -2, ...), or written as jsonb also reads it
+        text = (text.to_i - opts.size).to_s if chance(0.25)
+        text = pick(["+#{text}", "0#{text}", " #{text}"]) if chance(0.03) && !text.start_with?("-")
+      end
+      steps << text
+      value = sub
+    end
+    [steps, value]
+  end
+
+  # [steps, kind]
+  def path(value)
+    kind = weighted(KINDS)
+    kind = :past_scalar if kind == :exists && !container?(value)
+    [path_of_kind(value, kind), kind]
+  end
+
+  def path_of_kind(value, kind)
+    case kind
+    when :exists then walk(value, rand(1..4))[0]
+    when :missing
+      steps, at = walk(value, rand(0..3), :container)
+      case JsonView.view(at)[0]
+      when :object
+        have = options(at).map(&:first)
+        steps << (FOREIGN_KEYS - have).then { |l| pick(l) }
+      when :array
+        n = options(at).size
+        steps << pick([n, n + 1, -(n + 1), 99, 2**31 - 1]).to_s
+      else steps << pick(PAST_SCALAR)
+      end
+    when :wrong_kind
+      steps, at = walk(value, rand(0..3), :container)
+      steps << (JsonView.view(at)[0] == :array ? pick(NOT_INDEXES) : pick(INDEX_LIKE))
+    when :past_scalar
+      steps, = walk(value, rand(1..6), :scalar)
+      steps << pick(PAST_SCALAR)
+    when :null
+      steps, = walk(value, rand(0..3))
+      steps.insert(rand(0..steps.size), nil)
+    else []
+    end
+  end
+
+  # n distinct paths into value ([steps, kind] pairs), each kept if JsonView can answer it
+  def paths(value, n, avoid = [])
+    out = []
+    (n * 6).times do
+      break if out.size >= n
+      p, kind = path(value)
+      next if avoid.include?(p) || out.any? { |q, _| q == p }
+      begin
+        JsonView.navigate(value, p)
+      rescue JsonView::Unsupported
+        next
+      end
+      out << [p, kind]
+    end
+    out
+  end
+end
+
+MAX_PATH_STREAM = 1000 # bytes of a value given paths (keeps paths.tsv small)
+pgen = PathGen.new(31_415)
+TO_JSON.each do |name, (stream, json)|
+  next if stream.bytesize > MAX_PATH_STREAM
+  loaded = Marshal.load(stream)
+  if JsonView.cyclic?(loaded)
+    PATH_STATS[:cyclic_skipped] += 1
+    next
+  end
+  group = name[/\A[a-z]+/]
+  # paths per value: all fixtures and hand-picked values, a share of the random ones;
+  # few scalars (every path into one is NULL)
+  n = if pgen.container?(loaded)
+        { "rnd" => pgen.chance(0.22) ? 3 : 0, "enc" => 2 }.fetch(group, 4)
+      else
+        pgen.chance(group == "rnd" ? 0.01 : 0.3) ? 1 : 0
+      end
+  pgen.paths(loaded, n).each_with_index do |(steps, kind), i|
+    path_row("#{name}_p#{i + 1}", stream, steps, json, ORIGINALS[name], kind)
+  end
+end
+
+# Hand-made values where the extracted sub-value must be written again with its own
+# object and symbol tables: objects first met before the cut are written in full at
+# their first use inside it, later uses link to that.
+def link_paths(name, value, paths, random: 3)
+  stream = Marshal.dump(value)
+  fail!("link_#{name}: cyclic") if JsonView.cyclic?(value)
+  json = encode(Marshal.load(stream))
+  rows = paths.map { |p| [p, :hand] } + LINK_GEN.paths(Marshal.load(stream), random, paths)
+  rows.each_with_index do |(steps, kind), i|
+    path_row("link_#{name}_p#{i + 1}", stream, steps, json, value, kind)
+  end
+end
+
+LINK_GEN = PathGen.new(27_182)
+HWIA = ActiveSupport::HashWithIndifferentAccess
+
+s = +"shared"
+link_paths "shared_string", { "a" => s, "b" => { "c" => s, "d" => [s] } },
+           [%w[b], %w[b c], %w[b d], %w[b d 0], %w[b d -1], %w[a], [], %w[b e]]
+link_paths "symbol_before_cut", { x: 1, "b" => { x: 2, y: [:x, :y] } },
+           [%w[b], %w[b x], %w[x], %w[b y], %w[b y 0], %w[b z]]
+t = Time.new(2021, 3, 4, 5, 6, Rational(7_123_456_789, 1_000_000_000), "+05:30")
+tu = Time.utc(2020, 1, 2, 3, 4, 5)
+hwia = HWIA.new("t" => t, "list" => [t, "x", tu], sym: { "deep" => t, "u" => tu })
+link_paths "time_hwia", { "t" => t, "u" => tu, "h" => hwia, "arr" => [hwia, t, { "t" => t }] },
+           [%w[h], %w[h t], %w[h list], %w[arr], %w[arr 0], %w[arr 1], %w[arr 2], %w[arr 0 sym deep],
+            %w[h sym], %w[arr -1 t], %w[h list 2], %w[h t x]]
+link_paths "flonums", { "a" => 1.5, "b" => [1.5, 1.5], "c" => { "x" => 1.5, "y" => [0.1, 1.5, 0.1, -0.0, -0.0] } },
+           [%w[b], %w[b 1], %w[c], %w[c y], %w[a], %w[c y -1]]
+big = 2**70
+link_paths "bignum_shared", { "a" => big, "b" => [big, big, -big], "c" => { "d" => big } },
+           [%w[b], %w[c], %w[b 0]]
+inner = [1, [2, +"two"], +"s"]
+link_paths "nested_array_shared", { "x" => inner, "y" => [inner, inner], "z" => { "w" => inner, "v" => [inner[1], inner] } },
+           [%w[y], %w[y 1], %w[z], %w[z v], %w[y 0 1], %w[x 1], %w[z w 1 1], %w[z v 0]]
+sj = ->(text) { text.encode("Shift_JIS") }
+sj_a = sj.("日本")
+sj_b = sj.("テキスト")
+link_paths "shift_jis_encoding_name",
+           { "first" => sj.("漢字"), "b" => [sj_a, sj.("ひらがな"), sj_a], "c" => { sj.("カタ") => sj_b, "k" => [sj_b, sj.("字").to_sym] } },
+           [%w[b], %w[c], %w[c カタ], %w[c k], %w[b 1], %w[c k 1], %w[b 2], %w[first]]
+link_paths "encodings_mixed",
+           { "pre" => ["é".encode("ISO-8859-1"), "日".encode("EUC-JP"), sj.("本")],
+             "cut" => ["è".encode("ISO-8859-1"), "語".encode("EUC-JP"), sj.("字"), "€".encode("Windows-1252"), "utf8 é"] },
+           [%w[cut], %w[cut 1], %w[cut 3], %w[pre]]
+link_paths "struct_class_before_cut", [Point.new(1, 2), { "p" => Point.new(Point.new(3, 4), "x"), "r" => Pair.new(:left, [Point.new(5, 6)]) }],
+           [%w[1], %w[1 p], %w[1 p x], %w[1 p x y], %w[1 r], %w[1 r right 0], %w[1 r left], %w[0 z]]
+# the first Node has the ivars of the second: a fresh Ruby orders a class's ivars as it
+# first meets them, this one as the random values first used them
+n1 = Node.new
+n1.instance_variable_set(:@children, [])
+n1.instance_variable_set(:@name, +"first")
+n2 = Node.new
+n2.instance_variable_set(:@name, +"second")
+n2.instance_variable_set(:@children, [n1, Money.new(5, +"EUR")])
+link_paths "object_ivars_before_cut", [n1, { "n" => n2 }],
+           [%w[1 n], %w[1 n name], %w[1 n children], %w[1 n children 0], %w[1 n children 1 currency], %w[1 n @name], %w[0 name]]
+s2 = +"member"
+link_paths "set_openstruct", { "s" => s2, "set" => Set[s2, [1, 2], { "k" => s2 }, nil],
+                               "os" => OpenStruct.new(a: s2, b: Set[s2, 3], "c d": nil) },
+           [%w[set], %w[set 0], %w[set 2 k], %w[set -1], %w[os], %w[os a], %w[os b], %w[os b 1], %w[os c\ d], %w[set k]]
+link_paths "key_collisions", { "a" => 1, a: [2], 1 => "int", "1" => "str", nil => "nil", "" => "empty", true => "t",
+                               "true" => "ts", 1.5 => "f", "NULL" => "upper", "null" => "lower", -0.0 => "negzero",
+                               2**70 => "big", Float::INFINITY => "inf" },
+           [%w[a], %w[a 0], %w[1], [""], %w[true], %w[1.5], [nil], %w[NULL], %w[null], %w[-0.0], [(2**70).to_s], %w[Infinity], %w[b]]
+idh = {}.compare_by_identity
+idh[+"k"] = "first"
+idh[+"k"] = "second"
+dh = Hash.new("dflt")
+dh["x"] = 1
+link_paths "identity_and_default", { "id" => idh, "d" => dh }, [%w[id k], %w[id], %w[d x], %w[d y], %w[d]]
+link_paths "quoting", { "a,b" => 1, "{x}" => 2, "q\"uote" => 3, "back\\slash" => 4, " lead" => 5, "trail " => 6,
+                        "日本 語" => 7, "\u00a0nbsp" => 8, "'" => 9, "a b c" => 10, "]" => 11, "[1]" => 12 },
+           [["a,b"], ["{x}"], ["q\"uote"], ["back\\slash"], [" lead"], ["trail "], ["日本 語"], ["\u00a0nbsp"], ["'"], ["a b c"], ["]"], ["[1]"]]
+r = /x+y/i
+str_iv = +"ivar string"
+str_iv.instance_variable_set(:@note, 7)
+link_paths "regexp_and_ivar_string", { "r" => r, "s" => str_iv, "b" => [r, str_iv, { "r" => r }] }, [%w[b], %w[b 2], %w[b 1]]
+link_paths "uclass_extended", { "a" => MyArray[1, MyString.new("m")], "b" => [MyHash["k" => 1], Money.new(1, +"EUR").extend(Tagged), [1].extend(Flagged)] },
+           [%w[a], %w[a 1], %w[b], %w[b 0 k], %w[b 1], %w[b 1 cents], %w[b 2], %w[b 2 0]]
+deep_t = Time.at(1_600_000_000, 123_456_789, :nsec).utc
+link_paths "deep_mix", HWIA.new("l1" => [Record.new(1, +"n", %w[a b], OpenStruct.new(t: deep_t, s: Set[deep_t, KwPoint.new(x: 1, y: [deep_t])]))]),
+           [%w[l1 0 meta], %w[l1 0 meta s], %w[l1 0 meta s 1], %w[l1 0 meta s 1 y], %w[l1 0 tags -2], %w[l1 -1 name]]
+
+# ---------------------------------------------------------------------------
 # Write
 # ---------------------------------------------------------------------------
 
@@ -963,11 +1369,32 @@ write_file("from_json.tsv", FROM_JSON.map do |name, (text, _raw, s1, s2)|
   "#{name}\t#{text}\t#{hex(s1)}\t#{hex(s2)}\n"
 end)
 write_file("from_json_raw.tsv", FROM_JSON.map { |name, (_t, raw, _s1, _s2)| "#{name}\t#{raw}\n" }) if WRITE_RAW
+FRESH_W.close
+Process.wait(FRESH_PID)
+write_file("paths.tsv", PATHS.map do |name, (stream, steps, expected)|
+  "#{name}\t#{hex(stream)}\t#{JsonView.pg_array(steps)}\t#{expected ? hex(expected) : 'NULL'}\n"
+end)
+if WRITE_RAW
+  write_file("paths_json.tsv", PATHS.map do |name, (_s, steps, _e, json, expected_json)|
+    "#{name}\t#{json}\t#{JsonView.pg_array(steps)}\t#{expected_json || 'NULL'}\n"
+  end)
+end
 
 groups = ->(names) { names.group_by { |n| n[/\A[a-z]+/] }.map { |g, l| "#{g}_*=#{l.size}" }.join(" ") }
 puts "to_json.tsv:   #{TO_JSON.size} rows (#{groups.(TO_JSON.keys)}), " \
      "#{File.size(File.join(OUT_DIR, 'to_json.tsv'))} bytes"
 puts "from_json.tsv: #{FROM_JSON.size} rows (#{groups.(FROM_JSON.keys)}), " \
      "#{File.size(File.join(OUT_DIR, 'from_json.tsv'))} bytes"
+puts "paths.tsv:     #{PATHS.size} rows (#{groups.(PATHS.keys)}), " \
+     "#{File.size(File.join(OUT_DIR, 'paths.tsv'))} bytes"
+puts "  found #{PATH_STATS[:found]}, NULL #{PATH_STATS[:null]}, with a negative index #{PATH_STATS[:negative_index]}; " \
+     "steps through: #{PATH_STATS.select { |k, _| k.to_s.start_with?('through_') }.sort.map { |k, c| "#{k.to_s.delete_prefix('through_')}=#{c}" }.join(' ')}"
+puts "  by kind (found/NULL): #{PATH_KINDS.map { |k, (f, n)| "#{k}=#{f}/#{n}" }.join(' ')}"
+puts "  Marshal.load(expected) == sub-value is false (the rows compare equal deeply): " \
+     "#{PATH_NOT_EQ.sort_by { |c, _| c.to_s }.map { |c, n| "#{c}=#{n}" }.join(' ')}"
+puts "  the sub-value as first built dumps otherwise than once loaded (#{PATH_RELOADED.values.flatten.uniq.size}):"
+PATH_RELOADED.sort_by { |c, _| c.to_s }.each { |c, l| puts "    #{c}: #{l.join(' ')}" }
+puts "  left out, as a fresh Ruby dumps the sub-value otherwise (#{PATH_DROPPED.size}):"
+PATH_DROPPED.each { |name, why| puts "    #{name}: #{why}" }
 puts "fixtures skipped (#{SKIPPED.size}):"
 SKIPPED.each { |name, reason| puts "  #{name}: #{reason}" }
