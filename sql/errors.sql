@@ -9,8 +9,10 @@ EXCEPTION WHEN others THEN
 	RETURN SQLSTATE || ': ' || SQLERRM;
 END $$;
 
--- 22P02: text that is neither hex nor Base64, or bad digits in either
-SELECT pg_temp.try('{"a" => 1}');
+-- 22P02: text that is neither hex, Base64 nor a Ruby literal, or bad digits
+SELECT pg_temp.try('{"a" => foo}');
+SELECT pg_temp.try('"#{system(1)}"');
+SELECT pg_temp.try('[1, 2');
 SELECT pg_temp.try('');
 SELECT pg_temp.try('\x0408zz');
 SELECT pg_temp.try('\x04083');
@@ -18,6 +20,7 @@ SELECT pg_temp.try('BAg*');
 SELECT pg_temp.try('BAgw=');
 SELECT '\x04 0830'::rbmarshal;
 SELECT 'BAh!'::rbmarshal;
+SELECT 'Kernel.exit'::rbmarshal;
 
 -- 22P03: bytes that are not one Marshal stream
 SELECT pg_temp.try('\x');

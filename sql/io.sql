@@ -41,7 +41,8 @@ CREATE TABLE big (v rbmarshal);
 INSERT INTO big SELECT ('\x04085b' || '02' || 'e803' || '49220a68656c6c6f063a064554' || repeat('49220a68656c6c6f063b0054', 999))::rbmarshal;
 SELECT length(v::bytea), pg_column_size(v) < length(v::bytea) AS compressed FROM big;
 
--- every function is IMMUTABLE and PARALLEL SAFE; STRICT where NULL in means NULL out
+-- every function is IMMUTABLE and PARALLEL SAFE; STRICT where NULL in means
+-- NULL out (so not rbmarshal_build_hash, where NULL is nil, nor the aggregates)
 SELECT p.proname, p.provolatile, p.proparallel, p.proisstrict
   FROM pg_proc p JOIN pg_depend d ON d.objid = p.oid AND d.classid = 'pg_proc'::regclass
   JOIN pg_extension e ON e.oid = d.refobjid

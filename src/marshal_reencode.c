@@ -153,13 +153,17 @@ count_other_ivars(Reenc *r, size_t pos, int64_t count, uint32_t *others)
 	return MARSHAL_OK;
 }
 
+static MarshalStatus re_fstring_key(Reenc *r, size_t pos, size_t *next,
+								   bool *done);
+
 /*
  * An ivar block of count pairs at pos: the encoding pair first (MRI writes
- * it from the object's encoding), then the others in their order.
+ * it from the object's encoding), then the others in their order.  A Time's
+ * zone is a shared frozen String in MRI (time_mload), so repeats link.
  */
 static MarshalStatus
 re_ivars(Reenc *r, size_t pos, int64_t count, MarshalEncoding enc,
-		 MarshalBytes encname, size_t *end)
+		 MarshalBytes encname, bool time, size_t *end)
 {
 	size_t		p = pos;
 	uint32_t	others = 0;
@@ -182,8 +186,13 @@ re_ivars(Reenc *r, size_t pos, int64_t count, MarshalEncoding enc,
 			TRY(marshal_skip(r->doc, p, &p, r->err));
 		else
 		{
+			bool		done = false;
+
 			marshal_write_symbol_enc(r->w, name.ptr, name.len, nenc, nencname);
-			TRY(re_value(r, p, &p));
+			if (time && name.len == 4 && memcmp(name.ptr, "zone", 4) == 0)
+				TRY(re_fstring_key(r, p, &p, &done));
+			if (!done)
+				TRY(re_value(r, p, &p));
 		}
 	}
 	*end = p;
@@ -465,7 +474,8 @@ re_value(Reenc *r, size_t pos, size_t *next)
 			size_t		q;
 
 			TRY(marshal_long(doc, n.ivars, &count, &q, r->err));
-			TRY(re_ivars(r, q, count, n.encoding, n.encname, next));
+			TRY(re_ivars(r, q, count, n.encoding, n.encname,
+						 n.type == MT_USERDEF && marshal_bytes_eq(n.cls, "Time"), next));
 		}
 		else
 			*next = n.next;
@@ -479,7 +489,7 @@ re_value(Reenc *r, size_t pos, size_t *next)
 			MarshalBytes none = {NULL, 0};
 
 		TRY(marshal_long(doc, *next, &count, &p, r->err));
-		TRY(re_ivars(r, p, count, MENC_BINARY, none, next));
+		TRY(re_ivars(r, p, count, MENC_BINARY, none, false, next));
 	}
 	r->depth--;
 	return MARSHAL_OK;
