@@ -16,8 +16,19 @@ if ! ruby test/fixtures/generate.rb "$out" >"$out/log" 2>&1; then
 	echo "fixtures: 0 passed, 1 failed"
 	exit 1
 fi
+if ! ruby test/builders/generate.rb "$out" >>"$out/log" 2>&1; then
+	cat "$out/log"
+	echo "fixtures: 0 passed, 1 failed"
+	exit 1
+fi
 passed=0
 failed=0
+if cmp -s "$out/builders.tsv" test/builders/builders.tsv; then
+	passed=$((passed + 1))
+else
+	echo "test/builders/builders.tsv differs from what Ruby generates now"
+	failed=$((failed + 1))
+fi
 for f in valid.tsv invalid.tsv sessions.tsv big.tsv big_200k.bin; do
 	if cmp -s "$out/$f" "test/fixtures/$f"; then
 		passed=$((passed + 1))
