@@ -298,3 +298,10 @@ CREATE AGGREGATE rbmarshal_object_agg(rbmarshal, rbmarshal) (
 	SFUNC = rbmarshal_object_agg_transfn, STYPE = internal,
 	FINALFUNC = rbmarshal_object_agg_finalfn, PARALLEL = SAFE
 );
+
+-- Rails cache entries: 6.1 Entry objects, 7.0 and 7.1 envelopes, plain Marshal, gzip
+
+CREATE FUNCTION rbmarshal_cache_entry(entry bytea, OUT value rbmarshal, OUT expires_at timestamptz,
+									  OUT version text, OUT format text)
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION rbmarshal_cache_entry(bytea) IS 'the value, expiry, version and format of a Rails cache entry';

@@ -38,7 +38,9 @@ typedef enum MarshalStatus
 									 * target (a cycle, an exotic key) */
 	MARSHAL_ERR_ENCODING,		/* string bytes invalid in their encoding
 								 * (when asked to refuse them) */
-	MARSHAL_ERR_SYNTAX			/* a Ruby literal that is not one */
+	MARSHAL_ERR_SYNTAX,			/* a Ruby literal that is not one */
+	MARSHAL_ERR_UNSUPPORTED		/* recognised, but not something we read
+								 * (MessagePack, encrypted cache entries) */
 } MarshalStatus;
 
 typedef struct MarshalError
@@ -590,5 +592,33 @@ extern MarshalStatus marshal_to_json_at(const MarshalDoc *doc, size_t pos,
 										const MarshalJsonOptions *opts,
 										const MarshalHooks *hooks,
 										MarshalError *err);
+
+/*
+ * Rails cache entries (marshal_cache.c): the formats ActiveSupport::Cache
+ * writes (6.1 Entry objects, 7.0 and 7.1 envelopes), plain Marshal and gzip.
+ * The value comes out as a Marshal stream of its own.
+ */
+typedef struct MarshalCacheEntry
+{
+	const char *format;			/* "6.1", "7.0", "7.1", "marshal", "gzip" */
+	uint8_t    *value;			/* a Marshal stream (from the hooks) */
+	size_t		value_len;
+	bool		has_expires;
+	double		expires_at;		/* seconds since 1970 */
+	bool		has_version;
+	const uint8_t *version;		/* its bytes (into the input, or owned) */
+	size_t		version_len;
+	bool		version_owned;
+	bool		version_marshaled;	/* 7.1 wrote Marshal.dump(version) */
+} MarshalCacheEntry;
+
+extern MarshalStatus marshal_cache_entry(const uint8_t *buf, size_t len,
+										 const MarshalHooks *hooks,
+										 uint32_t max_depth,
+										 size_t max_inflated,
+										 MarshalCacheEntry *e,
+										 MarshalError *err);
+extern void marshal_cache_entry_free(MarshalCacheEntry *e,
+									 const MarshalHooks *hooks);
 
 #endif							/* RBMARSHAL_MARSHAL_H */

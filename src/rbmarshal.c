@@ -26,6 +26,14 @@ _PG_init(void)
 							1, 100000,
 							PGC_USERSET, 0,
 							NULL, NULL, NULL);
+	DefineCustomIntVariable("rbmarshal.max_inflated_size",
+							"Largest size a compressed cache entry may inflate to.",
+							"Compressed Rails cache entries bigger than this once inflated are refused.",
+							&rbmarshal_max_inflated_kb,
+							256 * 1024,
+							1, 1024 * 1024,
+							PGC_USERSET, GUC_UNIT_KB,
+							NULL, NULL, NULL);
 	MarkGUCPrefixReserved("rbmarshal");
 }
 

@@ -35,6 +35,7 @@
 
 /* rbmarshal.c */
 extern int	rbmarshal_max_depth;
+extern int	rbmarshal_max_inflated_kb;
 extern const MarshalHooks *rbmarshal_hooks(void);
 extern bool rbmarshal_check(const char *data, size_t len, Node *escontext);
 extern void rbmarshal_report(const MarshalError *err, Node *escontext,

@@ -7,8 +7,10 @@ packages=(
 	postgresql-15
 	postgresql-server-dev-15
 	postgresql-common
+	zlib1g-dev
 	clang libclang-rt-14-dev
 	ruby ruby-activesupport ruby-json
+	ruby-activerecord ruby-sqlite3
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -1,0 +1,502 @@
+/*
+ * marshal_cache.c
+ *		Rails cache entries: the envelopes ActiveSupport::Cache writes.
+ *
+ * One column can mix formats during an upgrade, so the bytes say which:
+ *   04 08 o :ActiveSupport::Cache::Entry   Rails 6.1 (an Entry object)
+ *   04 08 ...                              plain Marshal (other DB stores)
+ *   00 11 ...                              Rails 7.1+ (ActiveSupport::Cache::Coder)
+ *   00 / 01 ...                            Rails 7.0 (Marshal / zlib of [value, expires_at, version])
+ *   1f 8b ...                              gzip of plain Marshal
+ * MessagePack payloads and encrypted entries are recognised and refused:
+ * nothing is guessed.  zlib is the system library; what it inflates is
+ * bounded by max_inflated.
+ */
+#include "marshal_internal.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+#define TRY(expr) \
+	do { MarshalStatus s_ = (expr); if (s_ != MARSHAL_OK) return s_; } while (0)
+
+static MarshalStatus
+fail(MarshalError *err, MarshalStatus st, size_t offset, const char *what)
+{
+	err->status = st;
+	err->offset = offset;
+	snprintf(err->detail, sizeof(err->detail), "%s", what);
+	return st;
+}
+
+static void *
+c_alloc(const MarshalHooks *h, size_t n)
+{
+	return h && h->alloc ? h->alloc(h->ctx, n) : malloc(n);
+}
+
+static void *
+c_realloc(const MarshalHooks *h, void *p, size_t n)
+{
+	return h && h->realloc ? h->realloc(h->ctx, p, n) : realloc(p, n);
+}
+
+static void
+c_free(const MarshalHooks *h, void *p)
+{
+	if (p == NULL)
+		return;
+	if (h && h->free)
+		h->free(h->ctx, p);
+	else
+		free(p);
+}
+
+/* zlib (or gzip) to a buffer of at most max bytes. */
+static MarshalStatus
+inflate_bounded(const uint8_t *src, size_t len, bool gzip, size_t max,
+				const MarshalHooks *hooks, uint8_t **out, size_t *outlen,
+				size_t offset, MarshalError *err)
+{
+	z_stream	z;
+	size_t		cap = len * 4 + 256;
+	uint8_t    *buf;
+	int			rc;
+
+	if (cap > max)
+		cap = max;
+	buf = c_alloc(hooks, cap + 1);
+	if (buf == NULL)
+		return fail(err, MARSHAL_ERR_NOMEM, offset, "out of memory");
+	memset(&z, 0, sizeof(z));
+	if (inflateInit2(&z, gzip ? 16 + MAX_WBITS : MAX_WBITS) != Z_OK)
+	{
+		c_free(hooks, buf);
+		return fail(err, MARSHAL_ERR_NOMEM, offset, "zlib could not start");
+	}
+	z.next_in = (Bytef *) src;
+	z.avail_in = (uInt) len;
+	for (;;)
+	{
+		z.next_out = buf + z.total_out;
+		z.avail_out = (uInt) (cap - z.total_out);
+		rc = inflate(&z, Z_NO_FLUSH);
+		if (rc == Z_STREAM_END)
+			break;
+		if (rc != Z_OK && rc != Z_BUF_ERROR)
+		{
+			inflateEnd(&z);
+			c_free(hooks, buf);
+			return fail(err, MARSHAL_ERR_FORMAT, offset,
+						gzip ? "corrupt gzip data" : "corrupt zlib data");
+		}
+		if (z.avail_out == 0)
+		{
+			/* more room, within the bound */
+			uint8_t    *nb;
+
+			if (cap >= max)
+			{
+				inflateEnd(&z);
+				c_free(hooks, buf);
+				return fail(err, MARSHAL_ERR_LIMIT, offset,
+							"compressed value inflates beyond the limit");
+			}
+			cap = cap * 2 > max ? max : cap * 2;
+			nb = c_realloc(hooks, buf, cap + 1);
+			if (nb == NULL)
+			{
+				inflateEnd(&z);
+				c_free(hooks, buf);
+				return fail(err, MARSHAL_ERR_NOMEM, offset, "out of memory");
+			}
+			buf = nb;
+		}
+		else if (rc == Z_BUF_ERROR)
+		{
+			/* input ended before the stream did */
+			inflateEnd(&z);
+			c_free(hooks, buf);
+			return fail(err, MARSHAL_ERR_FORMAT, offset, "truncated compressed data");
+		}
+	}
+	*outlen = z.total_out;
+	inflateEnd(&z);
+	*out = buf;
+	return MARSHAL_OK;
+}
+
+/* The value is a Marshal stream of its own: validate it and keep it. */
+static MarshalStatus
+take_stream(MarshalCacheEntry *e, uint8_t *bytes, size_t len, bool owned,
+			const MarshalHooks *hooks, uint32_t max_depth, size_t offset,
+			MarshalError *err)
+{
+	MarshalStatus st = marshal_validate(bytes, len, hooks, max_depth, err);
+
+	if (st != MARSHAL_OK)
+	{
+		err->offset += offset;
+		if (owned)
+			c_free(hooks, bytes);
+		return st;
+	}
+	if (!owned)
+	{
+		uint8_t    *copy = c_alloc(hooks, len ? len : 1);
+
+		if (copy == NULL)
+			return fail(err, MARSHAL_ERR_NOMEM, offset, "out of memory");
+		memcpy(copy, bytes, len);
+		bytes = copy;
+	}
+	e->value = bytes;
+	e->value_len = len;
+	return MARSHAL_OK;
+}
+
+/* The value at pos of an indexed stream, written as a stream of its own. */
+static MarshalStatus
+take_subvalue(MarshalCacheEntry *e, const MarshalDoc *doc, size_t pos,
+			  const MarshalHooks *hooks, MarshalError *err)
+{
+	return marshal_reencode(doc, pos, hooks, &e->value, &e->value_len, err);
+}
+
+/* A Float or Integer at pos as a double; false for nil or anything else. */
+static MarshalStatus
+number_at(const MarshalDoc *doc, size_t pos, double *d, bool *ok,
+		  MarshalError *err)
+{
+	MarshalNode n;
+
+	*ok = false;
+	TRY(marshal_node(doc, pos, &n, err));
+	if (n.type == MT_FLOAT)
+		*ok = marshal_parse_float(n.data.ptr, n.data.len, d) && isfinite(*d);
+	else if (n.type == MT_FIXNUM)
+	{
+		*d = (double) n.ival;
+		*ok = true;
+	}
+	return MARSHAL_OK;
+}
+
+/* A String at pos as the version (its bytes); nil means none. */
+static MarshalStatus
+version_at(MarshalCacheEntry *e, const MarshalDoc *doc, size_t pos,
+		   MarshalError *err)
+{
+	MarshalNode n;
+
+	TRY(marshal_node(doc, pos, &n, err));
+	if (n.type == MT_STRING)
+	{
+		e->has_version = true;
+		e->version = n.data.ptr;
+		e->version_len = n.data.len;
+	}
+	return MARSHAL_OK;
+}
+
+/* Rails 6.1: an ActiveSupport::Cache::Entry object. */
+static MarshalStatus
+entry_61(MarshalCacheEntry *e, const MarshalDoc *doc, const MarshalNode *n,
+		 const MarshalHooks *hooks, uint32_t max_depth, size_t max_inflated,
+		 MarshalError *err)
+{
+	size_t		value;
+	size_t		version;
+	size_t		created;
+	size_t		expires;
+	size_t		compressed;
+	bool		ok1;
+	bool		ok2;
+	double		c;
+	double		x;
+	MarshalNode flag;
+
+	e->format = "6.1";
+	TRY(marshal_find_ivar(doc, n->items, n->count, "@value", &value, err));
+	TRY(marshal_find_ivar(doc, n->items, n->count, "@version", &version, err));
+	TRY(marshal_find_ivar(doc, n->items, n->count, "@created_at", &created, err));
+	TRY(marshal_find_ivar(doc, n->items, n->count, "@expires_in", &expires, err));
+	TRY(marshal_find_ivar(doc, n->items, n->count, "@compressed", &compressed, err));
+	if (!value)
+		return fail(err, MARSHAL_ERR_FORMAT, n->pos, "cache entry without @value");
+	if (version)
+		TRY(version_at(e, doc, version, err));
+	if (created && expires)
+	{
+		/* created_at + expires_in (7.x writers of 6.1 put 0.0 + the expiry) */
+		TRY(number_at(doc, created, &c, &ok1, err));
+		TRY(number_at(doc, expires, &x, &ok2, err));
+		if (ok1 && ok2)
+		{
+			e->has_expires = true;
+			e->expires_at = c + x;
+		}
+	}
+	if (compressed)
+	{
+		TRY(marshal_node(doc, compressed, &flag, err));
+		if (flag.type == MT_TRUE)
+		{
+			/* @value holds zlib of Marshal.dump(value) */
+			MarshalNode v;
+			uint8_t    *bytes;
+			size_t		len;
+
+			TRY(marshal_node(doc, value, &v, err));
+			if (v.type != MT_STRING)
+				return fail(err, MARSHAL_ERR_FORMAT, value, "compressed @value is not a String");
+			TRY(inflate_bounded(v.data.ptr, v.data.len, false, max_inflated, hooks,
+								&bytes, &len, value, err));
+			return take_stream(e, bytes, len, true, hooks, max_depth, 0, err);
+		}
+	}
+	(void) max_depth;
+	return take_subvalue(e, doc, value, hooks, err);
+}
+
+/* Rails 7.0: Marshal.dump([value, expires_at, version]), nils trimmed. */
+static MarshalStatus
+entry_70(MarshalCacheEntry *e, const uint8_t *buf, size_t len,
+		 const MarshalHooks *hooks, uint32_t max_depth, size_t offset,
+		 MarshalError *err)
+{
+	MarshalDoc	doc;
+	MarshalNode arr;
+	size_t		p;
+	MarshalStatus st;
+
+	memset(&doc, 0, sizeof(doc));
+	doc.buf = buf;
+	doc.len = len;
+	if ((st = marshal_index(buf, len, hooks, max_depth, &doc.index, err)) != MARSHAL_OK)
+	{
+		err->offset += offset;
+		return st;
+	}
+	st = marshal_node(&doc, 2, &arr, err);
+	if (st == MARSHAL_OK && (arr.type != MT_ARRAY || arr.count < 1 || arr.count > 3))
+		st = fail(err, MARSHAL_ERR_FORMAT, offset, "a 7.0 cache entry is not [value, expires_at, version]");
+	p = arr.items;
+	if (st == MARSHAL_OK)
+		st = take_subvalue(e, &doc, p, hooks, err);
+	if (st == MARSHAL_OK && arr.count >= 2)
+	{
+		bool		ok;
+
+		st = marshal_skip(&doc, p, &p, err);
+		if (st == MARSHAL_OK)
+			st = number_at(&doc, p, &e->expires_at, &ok, err);
+		e->has_expires = st == MARSHAL_OK && ok;
+	}
+	if (st == MARSHAL_OK && arr.count == 3)
+	{
+		st = marshal_skip(&doc, p, &p, err);
+		if (st == MARSHAL_OK)
+			st = version_at(e, &doc, p, err);
+		if (st == MARSHAL_OK && e->has_version)
+		{
+			/* the version points into a buffer we may free: copy it */
+			uint8_t    *v = c_alloc(hooks, e->version_len + 1);
+
+			if (v == NULL)
+				st = fail(err, MARSHAL_ERR_NOMEM, offset, "out of memory");
+			else
+			{
+				memcpy(v, e->version, e->version_len);
+				e->version = v;
+				e->version_owned = true;
+			}
+		}
+	}
+	marshal_index_free(&doc.index, hooks);
+	return st;
+}
+
+static uint64_t
+le64(const uint8_t *p)
+{
+	uint64_t	v = 0;
+
+	for (int i = 7; i >= 0; i--)
+		v = v << 8 | p[i];
+	return v;
+}
+
+/* Rails 7.1+: ActiveSupport::Cache::Coder's header and payload. */
+static MarshalStatus
+entry_71(MarshalCacheEntry *e, const uint8_t *buf, size_t len,
+		 const MarshalHooks *hooks, uint32_t max_depth, size_t max_inflated,
+		 MarshalError *err)
+{
+	int			type;
+	uint64_t	bits;
+	double		expires;
+	int32_t		vlen;
+	size_t		pos = 15;
+	uint8_t    *payload;
+	size_t		plen;
+	bool		owned = false;
+
+	e->format = "7.1";
+	if (len < 15)
+		return fail(err, MARSHAL_ERR_FORMAT, len, "a 7.1 cache entry needs a 15-byte header");
+	type = buf[2];
+	bits = le64(buf + 3);
+	memcpy(&expires, &bits, 8);
+	vlen = (int32_t) ((uint32_t) buf[11] | (uint32_t) buf[12] << 8 |
+					  (uint32_t) buf[13] << 16 | (uint32_t) buf[14] << 24);
+	if (expires != -1.0)
+	{
+		if (!isfinite(expires))
+			return fail(err, MARSHAL_ERR_FORMAT, 3, "expiry is not a finite time");
+		e->has_expires = true;
+		e->expires_at = expires;
+	}
+	if (vlen >= 0)
+	{
+		if ((size_t) vlen > len - pos)
+			return fail(err, MARSHAL_ERR_FORMAT, 11, "version longer than the entry");
+		e->has_version = true;
+		e->version = buf + pos;
+		e->version_len = (size_t) vlen;
+		e->version_marshaled = vlen >= 2 && buf[pos] == 4 && buf[pos + 1] == 8;
+		pos += (size_t) vlen;
+	}
+	else if (vlen != -1)
+		return fail(err, MARSHAL_ERR_FORMAT, 11, "bad version length");
+	payload = (uint8_t *) buf + pos;
+	plen = len - pos;
+	if (type & 0x80)
+	{
+		TRY(inflate_bounded(payload, plen, false, max_inflated, hooks, &payload,
+							&plen, pos, err));
+		owned = true;
+	}
+	switch (type & 0x7F)
+	{
+		case 0x01:
+			if (plen >= 2 && payload[0] == 0xCC && payload[1] == 0x80)
+			{
+				if (owned)
+					c_free(hooks, payload);
+				return fail(err, MARSHAL_ERR_UNSUPPORTED, pos,
+							"a MessagePack cache payload (serializer: :message_pack)");
+			}
+			return take_stream(e, payload, plen, owned, hooks, max_depth, pos, err);
+		case 0x02:
+		case 0x03:
+		case 0x04:
+			{
+				/* a String stored raw: written as the Ruby String it was */
+				MarshalWriter *w = marshal_writer_new(hooks);
+				MarshalStatus st;
+
+				if (w == NULL)
+					return fail(err, MARSHAL_ERR_NOMEM, pos, "out of memory");
+				marshal_write_string(w, payload, plen,
+									 (type & 0x7F) == 0x02 ? MENC_UTF8 :
+									 (type & 0x7F) == 0x04 ? MENC_USASCII : MENC_BINARY);
+				if (owned)
+					c_free(hooks, payload);
+				st = marshal_writer_finish(w, &e->value, &e->value_len);
+				return st == MARSHAL_OK ? st : fail(err, st, pos, "out of memory");
+			}
+		default:
+			if (owned)
+				c_free(hooks, payload);
+			return fail(err, MARSHAL_ERR_UNSUPPORTED, 2, "an unknown 7.1 cache payload type");
+	}
+}
+
+/* ActiveRecord encryption's message: {"p":"<base64>","h":{...}} as JSON. */
+static bool
+looks_encrypted(const uint8_t *buf, size_t len)
+{
+	return len >= 5 && memcmp(buf, "{\"p\":", 5) == 0;
+}
+
+MarshalStatus
+marshal_cache_entry(const uint8_t *buf, size_t len, const MarshalHooks *hooks,
+					uint32_t max_depth, size_t max_inflated,
+					MarshalCacheEntry *e, MarshalError *err)
+{
+	memset(e, 0, sizeof(*e));
+	err->status = MARSHAL_OK;
+	if (len >= 2 && buf[0] == 4 && buf[1] == 8)
+	{
+		MarshalDoc	doc;
+		MarshalNode n;
+		MarshalStatus st;
+
+		memset(&doc, 0, sizeof(doc));
+		doc.buf = buf;
+		doc.len = len;
+		TRY(marshal_index(buf, len, hooks, max_depth, &doc.index, err));
+		st = marshal_node(&doc, 2, &n, err);
+		if (st == MARSHAL_OK && n.type == MT_OBJECT &&
+			marshal_bytes_eq(n.cls, "ActiveSupport::Cache::Entry"))
+			st = entry_61(e, &doc, &n, hooks, max_depth, max_inflated, err);
+		else if (st == MARSHAL_OK)
+		{
+			e->format = "marshal";
+			st = take_stream(e, (uint8_t *) buf, len, false, hooks, max_depth, 0, err);
+		}
+		/* a 6.1 version points into buf, which the caller keeps */
+		marshal_index_free(&doc.index, hooks);
+		return st;
+	}
+	if (len >= 2 && buf[0] == 0x00 && buf[1] == 0x11)
+		return entry_71(e, buf, len, hooks, max_depth, max_inflated, err);
+	if (len >= 3 && buf[0] == 0x00 && buf[1] == 4 && buf[2] == 8)
+	{
+		e->format = "7.0";
+		return entry_70(e, buf + 1, len - 1, hooks, max_depth, 1, err);
+	}
+	if (len >= 2 && buf[0] == 0x01 && (buf[1] == 0x78))
+	{
+		uint8_t    *bytes;
+		size_t		blen;
+		MarshalStatus st;
+
+		e->format = "7.0";
+		TRY(inflate_bounded(buf + 1, len - 1, false, max_inflated, hooks, &bytes,
+							&blen, 1, err));
+		st = entry_70(e, bytes, blen, hooks, max_depth, 0, err);
+		c_free(hooks, bytes);
+		return st;
+	}
+	if (len >= 2 && buf[0] == 0x1F && buf[1] == 0x8B)
+	{
+		uint8_t    *bytes;
+		size_t		blen;
+
+		e->format = "gzip";
+		TRY(inflate_bounded(buf, len, true, max_inflated, hooks, &bytes, &blen, 0, err));
+		return take_stream(e, bytes, blen, true, hooks, max_depth, 0, err);
+	}
+	if (len >= 2 && buf[0] == 0xCC && buf[1] == 0x80)
+		return fail(err, MARSHAL_ERR_UNSUPPORTED, 0,
+					"a MessagePack cache payload (serializer: :message_pack)");
+	if (looks_encrypted(buf, len))
+		return fail(err, MARSHAL_ERR_UNSUPPORTED, 0,
+					"an encrypted cache entry (ActiveRecord encryption needs the application's keys)");
+	return fail(err, MARSHAL_ERR_FORMAT, 0,
+				"not a Rails cache entry (expected 04 08, 00 11, 00, 01 or gzip)");
+}
+
+void
+marshal_cache_entry_free(MarshalCacheEntry *e, const MarshalHooks *hooks)
+{
+	c_free(hooks, e->value);
+	if (e->version_owned)
+		c_free(hooks, (void *) e->version);
+	memset(e, 0, sizeof(*e));
+}

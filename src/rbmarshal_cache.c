@@ -1,0 +1,85 @@
+/*
+ * rbmarshal_cache.c
+ *		rbmarshal_cache_entry(bytea): a Rails cache entry's value, expiry,
+ *		version and format, whichever format wrote it.
+ */
+#include "rbmarshal.h"
+
+#include "datatype/timestamp.h"
+#include "funcapi.h"
+#include "utils/builtins.h"
+#include "utils/timestamp.h"
+
+#include <math.h>
+
+PG_FUNCTION_INFO_V1(rbmarshal_cache_entry);
+
+/* Upper bound of what a compressed entry may inflate to (bytes). */
+int			rbmarshal_max_inflated_kb = 256 * 1024;
+
+Datum
+rbmarshal_cache_entry(PG_FUNCTION_ARGS)
+{
+	bytea	   *b = PG_GETARG_BYTEA_PP(0);
+	TupleDesc	desc;
+	Datum		values[4];
+	bool		nulls[4] = {false, false, false, false};
+	MarshalCacheEntry e;
+	MarshalError err;
+	bytea	   *value;
+
+	if (get_call_result_type(fcinfo, NULL, &desc) != TYPEFUNC_COMPOSITE)
+		elog(ERROR, "return type must be a row type");
+	if (marshal_cache_entry((const uint8_t *) VARDATA_ANY(b), VARSIZE_ANY_EXHDR(b),
+							rbmarshal_hooks(), (uint32_t) rbmarshal_max_depth,
+							(size_t) rbmarshal_max_inflated_kb * 1024, &e, &err) != MARSHAL_OK)
+	{
+		if (err.status == MARSHAL_ERR_UNSUPPORTED)
+			ereport(ERROR,
+					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+					 errmsg("cannot read this cache entry: %s", err.detail),
+					 errhint("Only Marshal-serialized, unencrypted entries can be read.")));
+		rbmarshal_report(&err, NULL, "rbmarshal");
+	}
+	value = palloc(VARHDRSZ + e.value_len);
+	SET_VARSIZE(value, VARHDRSZ + e.value_len);
+	memcpy(VARDATA(value), e.value, e.value_len);
+	values[0] = PointerGetDatum(value);
+	if (e.has_expires)
+	{
+		/* seconds since 1970 as a Float: to the microsecond */
+		double		usecs = (e.expires_at - (double) (POSTGRES_EPOCH_JDATE - UNIX_EPOCH_JDATE) * SECS_PER_DAY) *
+			USECS_PER_SEC;
+
+		values[1] = TimestampTzGetDatum((TimestampTz) rint(usecs));
+	}
+	else
+		nulls[1] = true;
+	if (e.has_version && !e.version_marshaled)
+		values[2] = PointerGetDatum(cstring_to_text_with_len((const char *) e.version,
+															 (int) e.version_len));
+	else if (e.has_version)
+	{
+		/* 7.1 wrote Marshal.dump(version): read its String */
+		MarshalDoc	doc;
+		MarshalNode n;
+
+		memset(&doc, 0, sizeof(doc));
+		if (marshal_index(e.version, e.version_len, rbmarshal_hooks(), 0, &doc.index, &err) != MARSHAL_OK)
+			rbmarshal_report(&err, NULL, "rbmarshal");
+		doc.buf = e.version;
+		doc.len = e.version_len;
+		if (marshal_node(&doc, 2, &n, &err) != MARSHAL_OK)
+			rbmarshal_report(&err, NULL, "rbmarshal");
+		if (n.type == MT_STRING)
+			values[2] = PointerGetDatum(cstring_to_text_with_len((const char *) n.data.ptr,
+																 (int) n.data.len));
+		else
+			nulls[2] = true;
+	}
+	else
+		nulls[2] = true;
+	values[3] = PointerGetDatum(cstring_to_text(e.format));
+	marshal_cache_entry_free(&e, rbmarshal_hooks());
+	PG_RETURN_DATUM(HeapTupleGetDatum(heap_form_tuple(desc, values, nulls)));
+}
