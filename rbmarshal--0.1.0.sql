@@ -305,3 +305,186 @@ CREATE FUNCTION rbmarshal_cache_entry(entry bytea, OUT value rbmarshal, OUT expi
 									  OUT version text, OUT format text)
 	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION rbmarshal_cache_entry(bytea) IS 'the value, expiry, version and format of a Rails cache entry';
+
+-- migration toolkit: find bad rows, convert in batches with progress, keep
+-- bad rows aside with their error, verify (see the README's "Migrating")
+
+CREATE FUNCTION rbmarshal_error(text) RETURNS text
+LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE AS $$
+DECLARE
+	detail text;
+BEGIN
+	PERFORM $1::rbmarshal;
+	RETURN NULL;
+EXCEPTION WHEN others THEN
+	GET STACKED DIAGNOSTICS detail = PG_EXCEPTION_DETAIL;
+	RETURN SQLERRM || coalesce(': ' || nullif(detail, ''), '');
+END $$;
+COMMENT ON FUNCTION rbmarshal_error(text) IS 'why text (hex, Base64 or a Ruby literal) is not a valid rbmarshal, NULL if it is';
+
+CREATE FUNCTION rbmarshal_is_valid(text) RETURNS boolean
+	LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+	AS 'SELECT rbmarshal_error($1) IS NULL';
+COMMENT ON FUNCTION rbmarshal_is_valid(text) IS 'whether text (hex, Base64 or a Ruby literal) is a valid rbmarshal';
+
+CREATE TABLE rbmarshal_migration_progress (
+	job text PRIMARY KEY,
+	relation regclass NOT NULL,
+	source_column name NOT NULL,
+	target_column name NOT NULL,
+	rows_total bigint NOT NULL DEFAULT 0,
+	rows_done bigint NOT NULL DEFAULT 0,
+	rows_bad bigint NOT NULL DEFAULT 0,
+	started_at timestamptz NOT NULL DEFAULT clock_timestamp(),
+	updated_at timestamptz NOT NULL DEFAULT clock_timestamp(),
+	finished_at timestamptz
+);
+COMMENT ON TABLE rbmarshal_migration_progress IS 'one row per rbmarshal_migrate job: how far it is';
+
+CREATE TABLE rbmarshal_migration_errors (
+	job text NOT NULL,
+	key text NOT NULL,
+	error text NOT NULL,
+	noted_at timestamptz NOT NULL DEFAULT clock_timestamp(),
+	PRIMARY KEY (job, key)
+);
+COMMENT ON TABLE rbmarshal_migration_errors IS 'rows rbmarshal_migrate could not convert, with the error; the source row is left as it was';
+
+SELECT pg_catalog.pg_extension_config_dump('rbmarshal_migration_progress', '');
+SELECT pg_catalog.pg_extension_config_dump('rbmarshal_migration_errors', '');
+
+-- The expression converting a source column (text: hex/Base64/literal;
+-- bytea: Marshal bytes; source_format 'cache': a Rails cache entry).
+CREATE FUNCTION rbmarshal_migration_expr(relation regclass, source_column name,
+										 source_format text, target_type text)
+RETURNS text LANGUAGE plpgsql STABLE PARALLEL SAFE AS $$
+DECLARE
+	src text := format('%I', source_column);
+	m text;
+BEGIN
+	IF source_format = 'cache' THEN
+		m := format('(rbmarshal_cache_entry(%s)).value', src);
+	ELSIF source_format IN ('auto', 'marshal', 'base64') THEN
+		m := format('(%s)::rbmarshal', src);
+	ELSE
+		RAISE EXCEPTION 'source_format must be auto, marshal, base64 or cache, not %', source_format
+			USING ERRCODE = 'invalid_parameter_value';
+	END IF;
+	IF target_type = 'jsonb' THEN
+		RETURN format('(%s)::jsonb', m);
+	ELSIF target_type = 'rbmarshal' THEN
+		RETURN m;
+	END IF;
+	RAISE EXCEPTION 'target_type must be jsonb or rbmarshal, not %', target_type
+		USING ERRCODE = 'invalid_parameter_value';
+END $$;
+
+CREATE PROCEDURE rbmarshal_migrate(relation regclass, source_column name, target_column name,
+								   key_column name DEFAULT 'id', batch_size integer DEFAULT 10000,
+								   source_format text DEFAULT 'auto', target_type text DEFAULT 'jsonb')
+LANGUAGE plpgsql AS $$
+DECLARE
+	job_name text := format('%s.%s->%s', relation, source_column, target_column);
+	conv text := rbmarshal_migration_expr(relation, source_column, source_format, target_type);
+	keytype text;
+	last_key text;
+	total bigint;
+	done bigint := 0;
+	bad bigint := 0;
+	n bigint;
+	t0 timestamptz := clock_timestamp();
+	rate numeric;
+	keys text[];
+	k text;
+	detail text;
+BEGIN
+	SELECT format_type(a.atttypid, a.atttypmod) INTO keytype
+	  FROM pg_attribute a WHERE a.attrelid = relation AND a.attname = key_column AND NOT a.attisdropped;
+	IF keytype IS NULL THEN
+		RAISE EXCEPTION 'column % does not exist in %', key_column, relation
+			USING ERRCODE = 'undefined_column';
+	END IF;
+	EXECUTE format('SELECT count(*) FROM %s WHERE %I IS NOT NULL AND %I IS NULL',
+				   relation, source_column, target_column) INTO total;
+	INSERT INTO rbmarshal_migration_progress (job, relation, source_column, target_column, rows_total)
+		VALUES (job_name, relation, source_column, target_column, total)
+		ON CONFLICT ON CONSTRAINT rbmarshal_migration_progress_pkey DO UPDATE
+			SET rows_total = EXCLUDED.rows_total, rows_done = 0, rows_bad = 0,
+				started_at = clock_timestamp(), updated_at = clock_timestamp(), finished_at = NULL;
+	COMMIT;
+	LOOP
+		-- the next batch of keys still to convert (bad rows stay behind: skip them)
+		EXECUTE format('SELECT array_agg(k::text ORDER BY k) FROM (SELECT %1$I AS k FROM %2$s
+						 WHERE %3$I IS NOT NULL AND %4$I IS NULL
+						   AND ($1 IS NULL OR %1$I > $1::%5$s)
+						 ORDER BY %1$I LIMIT $2) b',
+					   key_column, relation, source_column, target_column, keytype)
+			INTO keys USING last_key, batch_size;
+		EXIT WHEN keys IS NULL;
+		last_key := keys[array_length(keys, 1)];
+		BEGIN
+			-- the whole batch in one statement
+			EXECUTE format('UPDATE %1$s SET %2$I = %3$s WHERE %4$I = ANY ($1::%5$s[])',
+						   relation, target_column, conv, key_column, keytype) USING keys;
+			GET DIAGNOSTICS n = ROW_COUNT;
+			done := done + n;
+			-- rows that failed on an earlier run and convert now
+			DELETE FROM rbmarshal_migration_errors e WHERE e.job = job_name AND e.key = ANY (keys);
+		EXCEPTION WHEN others THEN
+			-- some row failed: convert one by one, keeping the bad ones aside
+			FOREACH k IN ARRAY keys LOOP
+				BEGIN
+					EXECUTE format('UPDATE %1$s SET %2$I = %3$s WHERE %4$I = $1::%5$s',
+								   relation, target_column, conv, key_column, keytype) USING k;
+					done := done + 1;
+					DELETE FROM rbmarshal_migration_errors e WHERE e.job = job_name AND e.key = k;
+				EXCEPTION WHEN others THEN
+					GET STACKED DIAGNOSTICS detail = PG_EXCEPTION_DETAIL;
+					INSERT INTO rbmarshal_migration_errors (job, key, error)
+						VALUES (job_name, k, SQLERRM || coalesce(': ' || nullif(detail, ''), ''))
+						ON CONFLICT ON CONSTRAINT rbmarshal_migration_errors_pkey
+						DO UPDATE SET error = EXCLUDED.error, noted_at = clock_timestamp();
+					bad := bad + 1;
+				END;
+			END LOOP;
+		END;
+		UPDATE rbmarshal_migration_progress
+		   SET rows_done = done, rows_bad = bad, updated_at = clock_timestamp()
+		 WHERE rbmarshal_migration_progress.job = job_name;
+		rate := round((done + bad) / greatest(extract(epoch FROM clock_timestamp() - t0), 0.001), 1);
+		RAISE NOTICE 'rbmarshal_migrate %: % of % rows converted, % bad, % rows/s, about % s left',
+			job_name, done, total, bad, rate, round(greatest(total - done - bad, 0) / greatest(rate, 0.001));
+		COMMIT;
+	END LOOP;
+	UPDATE rbmarshal_migration_progress
+	   SET rows_done = done, rows_bad = bad, updated_at = clock_timestamp(), finished_at = clock_timestamp()
+	 WHERE rbmarshal_migration_progress.job = job_name;
+	COMMIT;
+END $$;
+COMMENT ON PROCEDURE rbmarshal_migrate(regclass, name, name, name, integer, text, text) IS
+	'convert a Marshal column into another column in committed batches, with progress and bad rows kept aside';
+
+-- The reverse check: every converted row's target equals the conversion of
+-- its source, every unconverted row is accounted for in the errors table.
+CREATE FUNCTION rbmarshal_migration_check(relation regclass, source_column name, target_column name,
+										  key_column name DEFAULT 'id', source_format text DEFAULT 'auto',
+										  target_type text DEFAULT 'jsonb')
+RETURNS TABLE (key text, problem text)
+LANGUAGE plpgsql STABLE AS $$
+DECLARE
+	job text := format('%s.%s->%s', relation, source_column, target_column);
+	conv text := rbmarshal_migration_expr(relation, source_column, source_format, target_type);
+BEGIN
+	RETURN QUERY EXECUTE format(
+		'SELECT %1$I::text, CASE WHEN %3$I IS NULL THEN ''not converted and not in rbmarshal_migration_errors''
+								 ELSE ''target differs from the conversion of the source'' END
+		   FROM %2$s t
+		  WHERE %4$I IS NOT NULL
+			AND CASE WHEN %3$I IS NULL
+					 THEN NOT EXISTS (SELECT 1 FROM rbmarshal_migration_errors e WHERE e.job = $1 AND e.key = t.%1$I::text)
+					 ELSE %3$I IS DISTINCT FROM %5$s END
+		  ORDER BY t.%1$I',
+		key_column, relation, target_column, source_column, conv) USING job;
+END $$;
+COMMENT ON FUNCTION rbmarshal_migration_check(regclass, name, name, name, text, text) IS
+	'rows whose converted value does not match their source, or that were neither converted nor recorded as bad';

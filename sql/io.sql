@@ -46,4 +46,6 @@ SELECT length(v::bytea), pg_column_size(v) < length(v::bytea) AS compressed FROM
 SELECT p.proname, p.provolatile, p.proparallel, p.proisstrict
   FROM pg_proc p JOIN pg_depend d ON d.objid = p.oid AND d.classid = 'pg_proc'::regclass
   JOIN pg_extension e ON e.oid = d.refobjid
- WHERE e.extname = 'rbmarshal' AND (p.provolatile <> 'i' OR p.proparallel <> 's' OR NOT p.proisstrict);
+ WHERE e.extname = 'rbmarshal' AND (p.provolatile <> 'i' OR p.proparallel <> 's' OR NOT p.proisstrict)
+ ORDER BY 1;
+-- (the migration toolkit reads and writes tables: it is not IMMUTABLE)

@@ -1,0 +1,56 @@
+-- The migration toolkit: find bad rows first, convert in committed batches
+-- with progress, keep bad rows aside with their error, check the result.
+
+-- an activerecord-session_store table, with three rows that cannot convert
+CREATE TABLE sessions_m (id bigserial PRIMARY KEY, session_id text, data text, data_json jsonb);
+INSERT INTO sessions_m (session_id, data) SELECT session_id, data FROM sessions ORDER BY session_id;
+INSERT INTO sessions_m (session_id, data) VALUES
+	('bad-base64', 'BAh7!!!'),
+	('truncated', 'BAh7BkkiD3Nlc3Npb25faWQGOgZFVEkiJWQzYzVm'),
+	('cycle', encode(('\x' || (SELECT hex FROM fx WHERE name = 'graph_self_hash'))::bytea, 'base64')),
+	('nil', NULL);
+
+-- 1. find the bad rows first
+SELECT session_id, rbmarshal_error(data) FROM sessions_m WHERE NOT rbmarshal_is_valid(data) ORDER BY id;
+
+-- 2. convert in batches of 7, committing each (NOTICEs report rate and time left)
+SET client_min_messages = warning;
+CALL rbmarshal_migrate('sessions_m', 'data', 'data_json', 'id', 7);
+RESET client_min_messages;
+SELECT job, rows_total, rows_done, rows_bad, finished_at IS NOT NULL AS finished
+  FROM rbmarshal_migration_progress;
+SELECT s.session_id, e.error FROM rbmarshal_migration_errors e JOIN sessions_m s ON s.id::text = e.key
+ ORDER BY s.id;
+-- no row was lost: every source is either converted or recorded as bad
+SELECT count(*) AS sources, count(data_json) AS converted,
+       (SELECT count(*) FROM rbmarshal_migration_errors) AS recorded_bad
+  FROM sessions_m WHERE data IS NOT NULL;
+
+-- 3. the reverse check finds nothing ... until a converted value is changed
+SELECT * FROM rbmarshal_migration_check('sessions_m', 'data', 'data_json');
+UPDATE sessions_m SET data_json = '{}' WHERE id = 3;
+UPDATE sessions_m SET data = 'BAgw' WHERE session_id = 'truncated';
+SELECT * FROM rbmarshal_migration_check('sessions_m', 'data', 'data_json');
+
+-- running again converts what is left (the fixed row) and nothing twice
+SET client_min_messages = warning;
+CALL rbmarshal_migrate('sessions_m', 'data', 'data_json', 'id', 7);
+RESET client_min_messages;
+SELECT rows_total, rows_done, rows_bad FROM rbmarshal_migration_progress;
+SELECT data_json FROM sessions_m WHERE session_id = 'truncated';
+SELECT count(*) AS still_bad FROM rbmarshal_migration_errors;
+
+-- a bytea column of Marshal.dump output, converted to rbmarshal in place
+CREATE TABLE prefs (user_id int PRIMARY KEY, settings bytea, settings_m rbmarshal);
+INSERT INTO prefs SELECT i, ('\x' || hex)::bytea FROM fx, generate_series(1, 1) i WHERE name = 'settings_2kb';
+INSERT INTO prefs VALUES (2, '\x04087b00'), (3, '\x0408ff');
+SET client_min_messages = warning;
+CALL rbmarshal_migrate('prefs', 'settings', 'settings_m', 'user_id', 100, 'auto', 'rbmarshal');
+RESET client_min_messages;
+SELECT user_id, settings_m IS NOT NULL AS converted, rbmarshal_class(settings_m) FROM prefs ORDER BY 1;
+SELECT * FROM rbmarshal_migration_check('prefs', 'settings', 'settings_m', 'user_id', 'auto', 'rbmarshal');
+
+-- wrong arguments
+\set VERBOSITY terse
+CALL rbmarshal_migrate('prefs', 'settings', 'settings_m', 'no_such_column');
+CALL rbmarshal_migrate('prefs', 'settings', 'settings_m', 'user_id', 10, 'yaml');
