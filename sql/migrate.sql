@@ -54,3 +54,15 @@ SELECT * FROM rbmarshal_migration_check('prefs', 'settings', 'settings_m', 'user
 \set VERBOSITY terse
 CALL rbmarshal_migrate('prefs', 'settings', 'settings_m', 'no_such_column');
 CALL rbmarshal_migrate('prefs', 'settings', 'settings_m', 'user_id', 10, 'yaml');
+
+-- everything is PARALLEL SAFE: a parallel scan can use it
+SET max_parallel_workers_per_gather = 2;
+SET parallel_setup_cost = 0;
+SET parallel_tuple_cost = 0;
+SET min_parallel_table_scan_size = 0;
+EXPLAIN (COSTS OFF) SELECT count(*) FROM sessions WHERE data::rbmarshal ? 'warden.user.user.key';
+SELECT count(*) FROM sessions WHERE data::rbmarshal ? 'warden.user.user.key';
+RESET max_parallel_workers_per_gather;
+RESET parallel_setup_cost;
+RESET parallel_tuple_cost;
+RESET min_parallel_table_scan_size;
