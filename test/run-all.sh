@@ -83,5 +83,11 @@ fi
 echo "regress: $ok passed, $bad failed" >"$log/regress"
 tally regress "$log/regress"
 
+echo "== operational tests (memory, cancel, dump/restore) in a throwaway cluster"
+pg_virtualenv -t bash test/ops/run.sh >"$log/ops.raw" 2>&1
+grep -E '^(ok|not ok) ' "$log/ops.raw"
+grep -E '^ops: ' "$log/ops.raw" >"$log/ops" || tail -n 30 "$log/ops.raw"
+tally ops "$log/ops"
+
 echo "$passed passed, $failed failed"
 [[ $failed -eq 0 ]]

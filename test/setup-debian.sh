@@ -8,6 +8,7 @@ packages=(
 	postgresql-server-dev-15
 	postgresql-common
 	zlib1g-dev
+	bc
 	clang libclang-rt-14-dev
 	ruby ruby-activesupport ruby-json
 	ruby-activerecord ruby-sqlite3
