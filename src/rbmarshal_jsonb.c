@@ -90,7 +90,11 @@ make_string(JsonbValue *v, const char *s, size_t len, bool stable)
 				 errmsg("string too long to represent as jsonb string"),
 				 errdetail("Due to an implementation restriction, jsonb strings cannot exceed %d bytes.",
 						   JENTRY_OFFLENMASK)));
-	conv = pg_any_to_server(s, (int) len, PG_UTF8);
+	/* the codec has checked the UTF-8 already: a UTF-8 database takes it as is */
+	if (GetDatabaseEncoding() == PG_UTF8)
+		conv = (char *) s;
+	else
+		conv = pg_any_to_server(s, (int) len, PG_UTF8);
 	if (conv != s)
 		len = strlen(conv);		/* converted: a new NUL-free string */
 	else if (!stable)
