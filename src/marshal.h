@@ -490,8 +490,13 @@ typedef enum MarshalViewKind
 	MV_SET,						/* Set: the keys of its @hash */
 	MV_HASH,					/* Hash of any kind: key.to_s => value */
 	MV_STRUCT,					/* Struct: member => value */
-	MV_IVARS					/* plain object: @ivar (without @) => value */
+	MV_IVARS,					/* plain object: @ivar (without @) => value */
+	MV_RECORD					/* Active Record 6.1: its attributes */
 } MarshalViewKind;
+
+/* The kinds that are JSON objects (keyed entries). */
+#define MARSHAL_VIEW_IS_OBJECT(k) \
+	((k) == MV_HASH || (k) == MV_STRUCT || (k) == MV_IVARS || (k) == MV_RECORD)
 
 typedef struct MarshalView
 {
@@ -499,11 +504,17 @@ typedef struct MarshalView
 	MarshalNode node;			/* the value itself, through wrappers */
 	size_t		items;			/* the first entry */
 	uint32_t	count;			/* entries, ivars not starting with @ too */
+	/* MV_RECORD: attribute Hashes, a later one overriding earlier keys */
+	int			nsegs;
+	size_t		seg_items[3];
+	uint32_t	seg_count[3];
+	int			attr_seg;		/* the one holding Attribute objects, or -1 */
 } MarshalView;
 
 typedef struct MarshalViewIter
 {
 	const MarshalView *view;
+	int			seg;			/* MV_RECORD: the Hash being read */
 	uint32_t	i;
 	size_t		pos;			/* next entry (once the last value is past) */
 	size_t		value;			/* the last value returned, to skip */

@@ -166,7 +166,10 @@ take_subvalue(MarshalCacheEntry *e, const MarshalDoc *doc, size_t pos,
 	return marshal_reencode(doc, pos, hooks, &e->value, &e->value_len, err);
 }
 
-/* A Float or Integer at pos as a double; false for nil or anything else. */
+/*
+ * A Float or Integer at pos as a double (ok false for nil); anything else is
+ * a corrupt entry, not a value without expiry.
+ */
 static MarshalStatus
 number_at(const MarshalDoc *doc, size_t pos, double *d, bool *ok,
 		  MarshalError *err)
@@ -182,6 +185,9 @@ number_at(const MarshalDoc *doc, size_t pos, double *d, bool *ok,
 		*d = (double) n.ival;
 		*ok = true;
 	}
+	else if (n.type != MT_NIL)
+		return fail(err, MARSHAL_ERR_FORMAT, pos,
+					"a cache entry's expiry that is not a number");
 	return MARSHAL_OK;
 }
 
@@ -282,10 +288,18 @@ entry_70(MarshalCacheEntry *e, const uint8_t *buf, size_t len,
 		return st;
 	}
 	st = marshal_node(&doc, 2, &arr, err);
-	if (st == MARSHAL_OK && (arr.type != MT_ARRAY || arr.count < 1 || arr.count > 3))
+	if (st == MARSHAL_OK && (arr.type != MT_ARRAY || arr.count > 3))
 		st = fail(err, MARSHAL_ERR_FORMAT, offset, "a 7.0 cache entry is not [value, expires_at, version]");
 	p = arr.items;
-	if (st == MARSHAL_OK)
+	if (st == MARSHAL_OK && arr.count == 0)
+	{
+		/* Entry#pack trims trailing nils: [] is a nil value */
+		static const uint8_t nil_stream[] = {4, 8, '0'};
+
+		st = take_stream(e, (uint8_t *) nil_stream, sizeof(nil_stream), false,
+						 hooks, max_depth, 0, err);
+	}
+	else if (st == MARSHAL_OK)
 		st = take_subvalue(e, &doc, p, hooks, err);
 	if (st == MARSHAL_OK && arr.count >= 2)
 	{
@@ -412,15 +426,23 @@ entry_71(MarshalCacheEntry *e, const uint8_t *buf, size_t len,
 		default:
 			if (owned)
 				c_free(hooks, payload);
-			return fail(err, MARSHAL_ERR_UNSUPPORTED, 2, "an unknown 7.1 cache payload type");
+			return fail(err, MARSHAL_ERR_FORMAT, 2,
+						"a 7.1 cache payload type 01 to 04 (optionally | 80 for zlib)");
 	}
 }
 
-/* ActiveRecord encryption's message: {"p":"<base64>","h":{...}} as JSON. */
+/*
+ * ActiveRecord encryption's message {"p": payload, "h": headers}: as JSON, or
+ * as Solid Cache's MessagePack (the cc 80 prefix, then a map whose first key
+ * is "p").
+ */
 static bool
 looks_encrypted(const uint8_t *buf, size_t len)
 {
-	return len >= 5 && memcmp(buf, "{\"p\":", 5) == 0;
+	if (len >= 5 && memcmp(buf, "{\"p\":", 5) == 0)
+		return true;
+	return len >= 5 && buf[0] == 0xCC && buf[1] == 0x80 &&
+		buf[2] >= 0x81 && buf[2] <= 0x8F && buf[3] == 0xA1 && buf[4] == 'p';
 }
 
 MarshalStatus
@@ -482,12 +504,12 @@ marshal_cache_entry(const uint8_t *buf, size_t len, const MarshalHooks *hooks,
 		TRY(inflate_bounded(buf, len, true, max_inflated, hooks, &bytes, &blen, 0, err));
 		return take_stream(e, bytes, blen, true, hooks, max_depth, 0, err);
 	}
-	if (len >= 2 && buf[0] == 0xCC && buf[1] == 0x80)
-		return fail(err, MARSHAL_ERR_UNSUPPORTED, 0,
-					"a MessagePack cache payload (serializer: :message_pack)");
 	if (looks_encrypted(buf, len))
 		return fail(err, MARSHAL_ERR_UNSUPPORTED, 0,
 					"an encrypted cache entry (ActiveRecord encryption needs the application's keys)");
+	if (len >= 2 && buf[0] == 0xCC && buf[1] == 0x80)
+		return fail(err, MARSHAL_ERR_UNSUPPORTED, 0,
+					"a MessagePack cache payload (serializer: :message_pack)");
 	return fail(err, MARSHAL_ERR_FORMAT, 0,
 				"not a Rails cache entry (expected 04 08, 00 11, 00, 01 or gzip)");
 }

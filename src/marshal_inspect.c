@@ -678,6 +678,8 @@ show_container(Out *o, size_t pos)
 	if (handled)
 		return MARSHAL_OK;
 	TRY(marshal_view(o->doc, pos, &view, o->err));
+	if (view.kind == MV_RECORD)
+		view.kind = MV_IVARS;	/* Ruby shows the object, not its attributes */
 	n = &view.node;
 	if (on_stack(o, n->pos))
 	{

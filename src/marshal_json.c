@@ -1068,8 +1068,7 @@ static MarshalStatus
 emit_entries(Walk *w, const MarshalView *view, size_t *end)
 {
 	const MarshalJsonSink *k = w->sink;
-	bool		object = view->kind == MV_HASH || view->kind == MV_STRUCT ||
-		view->kind == MV_IVARS;
+	bool		object = MARSHAL_VIEW_IS_OBJECT(view->kind);
 	MarshalViewIter it;
 	MarshalEntry e;
 	bool		done;
@@ -1200,7 +1199,8 @@ emit_container(Walk *w, size_t pos, size_t *end)
 		TRY(emit_entries(w, &view, &p));
 
 	/* where the value ends: after the entries, when they are its own */
-	if (view.node.pos == pos && view.kind != MV_SCALAR && view.kind != MV_SET)
+	if (view.node.pos == pos && view.kind != MV_SCALAR && view.kind != MV_SET &&
+		view.kind != MV_RECORD)
 	{
 		if (view.node.type == MT_HASH_DEF)
 			TRY(marshal_skip(w->doc, p, &p, w->err));	/* the default */

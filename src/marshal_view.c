@@ -50,6 +50,81 @@ usrmarshal_is_scalar(MarshalBytes cls)
 		marshal_bytes_eq(cls, "Rational") || marshal_bytes_eq(cls, "Complex");
 }
 
+/*
+ * An Active Record 6.1 model: @attributes is an ActiveModel::AttributeSet
+ * (LazyAttributeSet when loaded).  Its attributes, as serializable_hash
+ * gives them, are the adapter's @values, overlaid by the values the app has
+ * cast (@casted_values), overlaid by the Attribute objects in @attributes.
+ */
+static MarshalStatus
+record_view(const MarshalDoc *doc, size_t attrs, MarshalView *view,
+			MarshalError *err)
+{
+	static const char *const segs[] = {"@values", "@casted_values", "@attributes"};
+	MarshalNode set;
+	MarshalStatus st;
+
+	if ((st = marshal_node(doc, attrs, &set, err)) != MARSHAL_OK)
+		return st;
+	if (set.type != MT_OBJECT ||
+		!(marshal_bytes_eq(set.cls, "ActiveModel::LazyAttributeSet") ||
+		  marshal_bytes_eq(set.cls, "ActiveModel::AttributeSet")))
+		return MARSHAL_OK;
+	view->attr_seg = -1;
+	for (int i = 0; i < 3; i++)
+	{
+		size_t		v;
+		MarshalNode h;
+
+		if ((st = marshal_find_ivar(doc, set.items, set.count, segs[i], &v, err)) != MARSHAL_OK)
+			return st;
+		if (v == 0)
+			continue;
+		if ((st = marshal_node(doc, v, &h, err)) != MARSHAL_OK)
+			return st;
+		if (h.type != MT_HASH && h.type != MT_HASH_DEF)
+			continue;
+		if (i == 2)
+			view->attr_seg = view->nsegs;
+		view->seg_items[view->nsegs] = h.items;
+		view->seg_count[view->nsegs] = h.count;
+		view->nsegs++;
+	}
+	if (view->nsegs > 0)
+		view->kind = MV_RECORD;
+	return MARSHAL_OK;
+}
+
+/*
+ * Active Record 7.1's marshalling format: U :Model [attributes Hash,
+ * new_record (, loaded associations)]; the view is the attributes.
+ */
+static MarshalStatus
+record71_attributes(const MarshalDoc *doc, size_t data, size_t *attrs,
+					MarshalError *err)
+{
+	MarshalNode arr;
+	MarshalNode n;
+	size_t		p;
+	MarshalStatus st;
+
+	*attrs = 0;
+	if ((st = marshal_node(doc, data, &arr, err)) != MARSHAL_OK)
+		return st;
+	if (arr.type != MT_ARRAY || arr.count < 2 || arr.count > 3)
+		return MARSHAL_OK;
+	if ((st = marshal_node(doc, arr.items, &n, err)) != MARSHAL_OK)
+		return st;
+	if (n.type != MT_HASH)
+		return MARSHAL_OK;
+	if ((st = marshal_skip(doc, arr.items, &p, err)) != MARSHAL_OK ||
+		(st = marshal_node(doc, p, &n, err)) != MARSHAL_OK)
+		return st;
+	if (n.type == MT_TRUE || n.type == MT_FALSE)
+		*attrs = arr.items;
+	return MARSHAL_OK;
+}
+
 MarshalStatus
 marshal_view(const MarshalDoc *doc, size_t pos, MarshalView *view,
 			 MarshalError *err)
@@ -100,6 +175,11 @@ marshal_view(const MarshalDoc *doc, size_t pos, MarshalView *view,
 						marshal_bytes_eq(n->cls, "ActiveSupport::Duration") ||
 						marshal_bytes_eq(n->cls, "ActiveSupport::TimeZone"))
 						return MARSHAL_OK;	/* MV_SCALAR */
+					if ((st = marshal_find_ivar(doc, n->items, n->count, "@attributes", &v, err)) != MARSHAL_OK)
+						return st;
+					if (v && ((st = record_view(doc, v, view, err)) != MARSHAL_OK ||
+							  view->kind == MV_RECORD))
+						return st;
 					/* an Exception is its message */
 					if ((st = marshal_find_ivar(doc, n->items, n->count, "mesg", &v, err)) != MARSHAL_OK)
 						return st;
@@ -112,7 +192,13 @@ marshal_view(const MarshalDoc *doc, size_t pos, MarshalView *view,
 				if (usrmarshal_is_scalar(n->cls))
 					return MARSHAL_OK;
 				/* OpenStruct and unknown classes: the data they dumped */
-				pos = n->items;
+				{
+					size_t		attrs;
+
+					if ((st = record71_attributes(doc, n->items, &attrs, err)) != MARSHAL_OK)
+						return st;
+					pos = attrs ? attrs : n->items;
+				}
 				break;
 			case MT_DATA:
 				pos = n->items;
@@ -129,16 +215,77 @@ void
 marshal_view_iter(const MarshalView *view, MarshalViewIter *it)
 {
 	it->view = view;
+	it->seg = 0;
 	it->i = 0;
-	it->pos = view->items;
+	it->pos = view->kind == MV_RECORD ? view->seg_items[0] : view->items;
 	it->value = 0;
 }
 
 void
 marshal_view_value_end(MarshalViewIter *it, size_t end)
 {
-	it->pos = end;
+	/* an attribute's value lies inside its Attribute object: pos is set */
+	if (it->value)
+		it->pos = end;
 	it->value = 0;
+}
+
+/* The next attribute of an MV_RECORD view. */
+static MarshalStatus
+record_next(const MarshalDoc *doc, MarshalViewIter *it, MarshalEntry *e,
+			bool *done, MarshalError *err)
+{
+	const MarshalView *v = it->view;
+	MarshalStatus st;
+
+	for (;;)
+	{
+		size_t		attr;
+		size_t		value;
+		MarshalNode a;
+
+		if (it->seg >= v->nsegs)
+		{
+			*done = true;
+			return MARSHAL_OK;
+		}
+		if (it->i >= v->seg_count[it->seg])
+		{
+			if (++it->seg < v->nsegs)
+				it->pos = v->seg_items[it->seg];
+			it->i = 0;
+			continue;
+		}
+		*done = false;
+		it->i++;
+		e->key = it->pos;
+		if ((st = marshal_skip(doc, it->pos, &it->pos, err)) != MARSHAL_OK)
+			return st;
+		if (it->seg != v->attr_seg)
+		{
+			e->value = it->value = it->pos;
+			return MARSHAL_OK;
+		}
+		/* an Attribute: its cast @value, else the value before type cast */
+		attr = it->pos;
+		if ((st = marshal_skip(doc, attr, &it->pos, err)) != MARSHAL_OK ||
+			(st = marshal_node(doc, attr, &a, err)) != MARSHAL_OK)
+			return st;
+		if (a.type != MT_OBJECT ||
+			marshal_bytes_eq(a.cls, "ActiveModel::Attribute::Uninitialized") ||
+			marshal_bytes_eq(a.cls, "ActiveModel::Attribute::Null"))
+			continue;
+		if ((st = marshal_find_ivar(doc, a.items, a.count, "@value", &value, err)) != MARSHAL_OK)
+			return st;
+		if (value == 0 &&
+			(st = marshal_find_ivar(doc, a.items, a.count, "@value_before_type_cast",
+									&value, err)) != MARSHAL_OK)
+			return st;
+		if (value == 0)
+			continue;
+		e->value = value;
+		return MARSHAL_OK;
+	}
 }
 
 MarshalStatus
@@ -153,6 +300,8 @@ marshal_view_next(const MarshalDoc *doc, MarshalViewIter *it,
 	if (it->value && (st = marshal_skip(doc, it->value, &it->pos, err)) != MARSHAL_OK)
 		return st;
 	it->value = 0;
+	if (v->kind == MV_RECORD)
+		return record_next(doc, it, e, done, err);
 	for (;;)
 	{
 		if (v->kind == MV_SCALAR || it->i >= v->count)
@@ -306,7 +455,7 @@ marshal_view_find(const MarshalDoc *doc, const MarshalView *view,
 		*found = e.value;
 		return MARSHAL_OK;
 	}
-	if (view->kind != MV_HASH && view->kind != MV_STRUCT && view->kind != MV_IVARS)
+	if (!MARSHAL_VIEW_IS_OBJECT(view->kind))
 		return MARSHAL_OK;
 	/* the last matching key wins, as in a Ruby Hash built in order */
 	marshal_view_iter(view, &it);

@@ -319,7 +319,7 @@ exists(MarshalDoc *doc, const char *key, size_t keylen)
 	size_t		found;
 
 	check(marshal_view(doc, 2, &view, &err), &err);
-	if (view.kind == MV_HASH || view.kind == MV_STRUCT || view.kind == MV_IVARS)
+	if (MARSHAL_VIEW_IS_OBJECT(view.kind))
 	{
 		check(marshal_view_find(doc, &view, key, keylen, 0, false, &transcoder, &found, &err), &err);
 		return found != 0;
@@ -430,6 +430,7 @@ rbmarshal_typeof(PG_FUNCTION_ARGS)
 		case MV_HASH:
 		case MV_STRUCT:
 		case MV_IVARS:
+		case MV_RECORD:
 			name = "object";
 			break;
 		default:
@@ -530,7 +531,7 @@ root_entries(MarshalDoc *doc, bool want_object, const char *fname)
 	char		buf[128];
 
 	check(marshal_view(doc, 2, &view, &err), &err);
-	object = view.kind == MV_HASH || view.kind == MV_STRUCT || view.kind == MV_IVARS;
+	object = MARSHAL_VIEW_IS_OBJECT(view.kind);
 	if (view.kind == MV_SCALAR && want_object)
 	{
 		/* a made-up object ({"$binary": ..}) lists its own pairs */

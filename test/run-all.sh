@@ -67,6 +67,11 @@ bash test/diff/check.sh >"$log/diff" 2>&1
 cat "$log/diff"
 tally diff-fixtures "$log/diff"
 
+echo "== Rails fixtures reproduce from ActiveSupport/ActiveRecord"
+bash test/rails/check.sh >"$log/rails" 2>&1
+cat "$log/rails"
+tally rails-fixtures "$log/rails"
+
 echo "== regression suite (pg_regress in a throwaway cluster)"
 step install make -s install
 rm -rf results regression.diffs regression.out
