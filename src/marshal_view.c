@@ -425,6 +425,43 @@ marshal_key_text(const MarshalDoc *doc, const MarshalEntry *e, char *buf,
 	return MARSHAL_OK;
 }
 
+/* Printable ASCII without NUL: text every ASCII-based encoding reads alike. */
+static bool
+ascii_text(const uint8_t *s, size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+		if (s[i] == 0 || s[i] >= 0x80)
+			return false;
+	return true;
+}
+
+/*
+ * Whether the Hash key at pos certainly is not the ASCII key sought, read
+ * from its bytes alone: a String or Symbol written in place whose bytes
+ * differ and are NUL-free ASCII cannot convert to it from any encoding
+ * (UTF-16/32 text of ASCII has NULs), so its encoding (often a symbol link,
+ * which needs the symbol table) is not looked up.  False when unsure.
+ */
+static bool
+plainly_other_key(const MarshalDoc *doc, size_t pos, const char *key,
+				  size_t keylen)
+{
+	const uint8_t *b = doc->buf;
+	int64_t		n;
+
+	if (pos < doc->len && b[pos] == MT_IVAR)
+		pos++;
+	if (pos >= doc->len || (b[pos] != MT_STRING && b[pos] != MT_SYMBOL))
+		return false;
+	pos++;
+	if (!marshal_decode_long(b, doc->len, &pos, &n) ||
+		n < 0 || (uint64_t) n > doc->len - pos)
+		return false;
+	if ((size_t) n == keylen && memcmp(b + pos, key, keylen) == 0)
+		return false;
+	return ascii_text(b + pos, (size_t) n);
+}
+
 MarshalStatus
 marshal_view_find(const MarshalDoc *doc, const MarshalView *view,
 				  const char *key, size_t keylen, int64_t index, bool by_index,
@@ -436,6 +473,7 @@ marshal_view_find(const MarshalDoc *doc, const MarshalView *view,
 	bool		done;
 	MarshalStatus st;
 	char		buf[128];
+	bool		key_ascii;
 
 	*found = 0;
 	if (by_index)
@@ -458,6 +496,7 @@ marshal_view_find(const MarshalDoc *doc, const MarshalView *view,
 	if (!MARSHAL_VIEW_IS_OBJECT(view->kind))
 		return MARSHAL_OK;
 	/* the last matching key wins, as in a Ruby Hash built in order */
+	key_ascii = ascii_text((const uint8_t *) key, keylen);
 	marshal_view_iter(view, &it);
 	for (;;)
 	{
@@ -467,6 +506,8 @@ marshal_view_find(const MarshalDoc *doc, const MarshalView *view,
 			return st;
 		if (done)
 			return MARSHAL_OK;
+		if (key_ascii && e.key && plainly_other_key(doc, e.key, key, keylen))
+			continue;
 		if ((st = marshal_key_text(doc, &e, buf, sizeof(buf), &k, err)) != MARSHAL_OK)
 			return st;
 		if (k.ok && k.encoding == MENC_NAMED)
