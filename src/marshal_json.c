@@ -1301,6 +1301,10 @@ emit_value(Walk *w, size_t pos, size_t *next)
 
 	TRY(marshal_node(w->doc, pos, &n, w->err));
 	TRY(charge(w, pos, 0));
+	/* every value counts a level, leaves too, as the reader counts them */
+	if (w->depth + 1 > w->opts.max_depth)
+		return fail(w, MARSHAL_ERR_DEPTH, pos, "nesting deeper than %u levels",
+					w->opts.max_depth);
 	if (n.next && n.type != MT_ARRAY && n.type != MT_HASH &&
 		n.type != MT_HASH_DEF && n.type != MT_STRUCT && n.type != MT_OBJECT &&
 		n.type != MT_USRMARSHAL && n.type != MT_DATA)
@@ -1316,9 +1320,6 @@ emit_value(Walk *w, size_t pos, size_t *next)
 			return fail(w, MARSHAL_ERR_UNREPRESENTABLE, pos,
 						"%s contains itself (object link to offset %zu)",
 						type_name(&n), n.pos);
-	if (w->depth + 1 > w->opts.max_depth)
-		return fail(w, MARSHAL_ERR_DEPTH, pos, "nesting deeper than %u levels",
-					w->opts.max_depth);
 	if (++w->depth % 8 == 0 && w->hooks && w->hooks->check_stack)
 		w->hooks->check_stack(w->hooks->ctx);
 	if (w->nactive == w->activecap)

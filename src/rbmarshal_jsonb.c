@@ -427,7 +427,7 @@ marshal_jsonb(bytea *v, int time_precision, MarshalBinaryMode binary)
 	work = AllocSetContextCreate(CurrentMemoryContext, "rbmarshal to jsonb",
 								 ALLOCSET_DEFAULT_SIZES);
 	old = MemoryContextSwitchTo(work);
-	rbmarshal_open(v, &doc);
+	rbmarshal_open_lazy(v, &doc);
 	root = rbmarshal_json_value(&doc, 2, time_precision, binary);
 	MemoryContextSwitchTo(old);
 	result = JsonbValueToJsonb(root);
