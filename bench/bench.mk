@@ -3,6 +3,8 @@
 #
 #   make bench         generate the workloads, build, run codec and MRI,
 #                      print the tables (takes a few minutes)
+#   make bench-db      the database-level benchmark (rbmarshal vs jsonb,
+#                      one UPDATE vs a Ruby script), bench/db.sh
 #   make bench-clean   remove bench/out/ (workloads, binaries, raw results)
 #
 # Knobs (environment or make variables): BENCH_PASSES, BENCH_WARMUP,
@@ -16,9 +18,13 @@ CODEC_SRC ?= src/marshal_reader.c src/marshal_text.c
 bench:
 	CC='$(CC)' CODEC_SRC='$(CODEC_SRC)' bash bench/run.sh
 
+# the database-level comparison (a throwaway cluster; see bench/db.sh)
+bench-db:
+	bash bench/db.sh
+
 bench-clean:
 	rm -rf bench/out
 
-.PHONY: bench bench-clean
+.PHONY: bench bench-db bench-clean
 
 .DEFAULT_GOAL := $(bench_saved_default_goal)
