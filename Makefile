@@ -52,3 +52,7 @@ test: unit unit-asan installcheck
 .PHONY: unit unit-asan fixtures test
 
 EXTRA_CLEAN = test/unit/test_codec test/unit/test_codec_asan
+
+# Fuzzing (test/fuzz) and the benchmarks (bench/): their own targets.
+-include test/fuzz/fuzz.mk
+-include bench/bench.mk
