@@ -46,10 +46,19 @@ unit-asan: test/unit/test_codec_asan
 fixtures:
 	ruby test/fixtures/generate.rb
 
+# The regression suite with the server under valgrind (test/valgrind/run.sh).
+installcheck-valgrind:
+	bash test/valgrind/run.sh
+
+# The C unit tests under valgrind.
+unit-valgrind: test/unit/test_codec
+	valgrind --quiet --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite \
+		test/unit/test_codec test/fixtures
+
 # Everything: unit tests, sanitizer build, regression suite (needs a server).
 test: unit unit-asan installcheck
 
-.PHONY: unit unit-asan fixtures test
+.PHONY: unit unit-asan unit-valgrind installcheck-valgrind fixtures test
 
 EXTRA_CLEAN = test/unit/test_codec test/unit/test_codec_asan
 

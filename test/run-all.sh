@@ -57,6 +57,14 @@ sed -i 's/^unit:/unit-asan:/' "$log/asan"
 grep -vE '^#' "$log/asan"
 tally unit-asan "$log/asan"
 
+echo "== codec unit tests under valgrind"
+vg_ok=1
+make -s unit-valgrind >"$log/valgrind" 2>&1 || vg_ok=0
+sed -i 's/^unit:/unit-valgrind:/' "$log/valgrind"
+((vg_ok)) || printf "valgrind reported errors\nunit-valgrind: 0 passed, 1 failed\n" >>"$log/valgrind"
+grep -vE '^#' "$log/valgrind"
+tally unit-valgrind "$log/valgrind"
+
 echo "== fixtures reproduce from Ruby"
 bash test/check-fixtures.sh >"$log/fixtures" 2>&1
 cat "$log/fixtures"

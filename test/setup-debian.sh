@@ -9,7 +9,7 @@ packages=(
 	postgresql-common
 	zlib1g-dev
 	bc
-	clang libclang-rt-14-dev
+	clang libclang-rt-14-dev valgrind
 	ruby ruby-activesupport ruby-json
 	ruby-activerecord ruby-sqlite3
 )
