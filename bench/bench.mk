@@ -8,7 +8,7 @@
 #   make bench-clean   remove bench/out/ (workloads, binaries, raw results)
 #
 # Knobs (environment or make variables): BENCH_PASSES, BENCH_WARMUP,
-# BENCH_TARGET_MS, BENCH_CPU, BENCH_WORKLOADS, RUBY.
+# BENCH_TARGET_MS, BENCH_CPU, BENCH_WORKLOADS, BENCH_NICE, RUBY.
 
 # Keep the including Makefile's default goal (this file may come first).
 bench_saved_default_goal := $(.DEFAULT_GOAL)

@@ -8,6 +8,8 @@
 #   ruby bench/report.rb bench/out/results.tsv
 
 MB = 1e6 # MB/s here are 10^6 bytes per second
+# a median this much above the best pass marks the row as noisy ("!")
+NOISY_PCT = 10.0
 
 rows = []   # [side, build, workload, op, bytes, reps, best, median]
 info = {}   # workload => [bytes, objects, symbols]
@@ -52,6 +54,7 @@ workloads = rows.map { |r| r[2] }.uniq
 builds = rows.reject { |r| r[0] == "MRI" }.map { |r| r[1] }.uniq
 ruby_label = ENV.fetch("BENCH_RUBY_LABEL", "ruby")
 summary = []
+any_noisy = false
 
 workloads.each do |w|
   wr = rows.select { |r| r[2] == w }
@@ -59,12 +62,15 @@ workloads.each do |w|
   objs = info[w] ? ", #{info[w][1]} objects, #{info[w][2]} symbols" : ""
   puts
   puts "=== #{w}: #{bytes} bytes#{objs}"
-  printf("  %-5s %-22s %-30s %9s %12s %12s %11s %11s\n",
-         "side", "build", "operation", "reps/pass", "best/op", "median/op", "best MB/s", "median MB/s")
+  printf("  %-5s %-22s %-30s %9s %12s %12s %11s %11s %7s\n",
+         "side", "build", "operation", "reps/pass", "best/op", "median/op", "best MB/s", "median MB/s", "spread")
   wr.each do |side, build, _w, op, b, reps, best, med|
-    printf("  %-5s %-22s %-30s %9d %12s %12s %11.1f %11.1f\n",
+    spread = (med / best - 1) * 100
+    noisy = spread > NOISY_PCT
+    any_noisy ||= noisy
+    printf("  %-5s %-22s %-30s %9d %12s %12s %11.1f %11.1f %6.1f%%%s\n",
            side, side == "MRI" ? ruby_label : build, OP_LABEL.fetch(op, op), reps,
-           fmt_ns(best), fmt_ns(med), mbs(b, best), mbs(b, med))
+           fmt_ns(best), fmt_ns(med), mbs(b, best), mbs(b, med), spread, noisy ? " !" : "")
   end
   if empty[w]
     printf("  (MRI: %s; the empty timing loop measured %.1f ns/iteration, included above)\n",
@@ -88,6 +94,12 @@ workloads.each do |w|
     printf("    %-52s %8s / %-8s\n", "index / skip-scan [#{bld}]", ratio(idx[7], skip[7]), ratio(idx[6], skip[6])) if idx
     summary << [w, bld, val[7], skip[7], load && load[7], bytes]
   end
+end
+
+if any_noisy
+  puts
+  puts "  ! = median more than #{NOISY_PCT.to_i}% above the best pass: something else was using the machine"
+  puts "      during that row; prefer the best-to-best ratio there, or rerun."
 end
 
 puts
