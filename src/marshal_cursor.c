@@ -48,6 +48,38 @@ read_bytes(const MarshalDoc *doc, size_t pos, MarshalBytes *b, size_t *end,
 	return MARSHAL_OK;
 }
 
+/*
+ * The bytes of the String naming an encoding, at pos or through a link.
+ * Only the name is read, never its own ivars: a name whose ivars name an
+ * encoding by linking back would otherwise recurse without end.
+ */
+static MarshalStatus
+encoding_name(const MarshalDoc *doc, size_t pos, MarshalBytes *name,
+			  bool *found, MarshalError *err)
+{
+	MarshalStatus st;
+	int64_t		n;
+
+	*found = false;
+	if (pos < doc->len && doc->buf[pos] == MT_LINK)
+	{
+		if ((st = marshal_long(doc, pos + 1, &n, &pos, err)) != MARSHAL_OK ||
+			(n >= 0 && (st = marshal_doc_need(doc, 0, n + 1, err)) != MARSHAL_OK))
+			return st;
+		if (n < 0 || n >= doc->index.nobjects)
+			return damaged(err, pos, "object link out of range");
+		pos = doc->index.obj_pos[n];
+	}
+	if (pos < doc->len && doc->buf[pos] == MT_IVAR)
+		pos++;
+	if (pos >= doc->len || doc->buf[pos] != MT_STRING)
+		return MARSHAL_OK;
+	if ((st = read_bytes(doc, pos + 1, name, &pos, err)) != MARSHAL_OK)
+		return st;
+	*found = true;
+	return MARSHAL_OK;
+}
+
 /* Encoding ivars (MRI's sym2encidx) in a block of count pairs at pos. */
 static MarshalStatus
 read_encoding_ivars(const MarshalDoc *doc, size_t pos, int64_t count,
@@ -75,14 +107,15 @@ read_encoding_ivars(const MarshalDoc *doc, size_t pos, int64_t count,
 		}
 		if (name.len == 8 && memcmp(name.ptr, "encoding", 8) == 0)
 		{
-			MarshalNode value;
+			MarshalBytes ename;
+			bool		found;
 
-			if ((st = marshal_node(doc, pos, &value, err)) != MARSHAL_OK)
+			if ((st = encoding_name(doc, pos, &ename, &found, err)) != MARSHAL_OK)
 				return st;
-			if (value.type == MT_STRING)
+			if (found)
 			{
 				node->encoding = MENC_NAMED;
-				node->encname = value.data;
+				node->encname = ename;
 			}
 		}
 		if ((st = marshal_skip(doc, pos, &pos, err)) != MARSHAL_OK)

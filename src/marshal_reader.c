@@ -23,6 +23,8 @@
 
 /* Object-table entries of objects whose slot is reserved but not filled. */
 #define KIND_PENDING	0x80
+/* a String checked as an encoding name (links to it may name encodings) */
+#define KIND_ENCNAME	0x40
 
 /* How often (in values read) the interrupt hook runs. */
 #define INTERRUPT_EVERY 4096
@@ -48,6 +50,8 @@ typedef struct Reader
 	uint32_t	depth;
 	uint32_t	max_depth;
 	uint32_t	steps;
+	bool		ivar_open;		/* an I wrapper's value is not read yet */
+	uint32_t	link_target;	/* the object the last link referred to */
 	const MarshalHooks *hooks;
 	MarshalError *err;
 	bool		keep_positions;
@@ -126,7 +130,7 @@ kind_name(uint8_t kind)
 		"Class", "Module"
 	};
 
-	kind &= ~KIND_PENDING;
+	kind &= ~(KIND_PENDING | KIND_ENCNAME);
 	return kind < sizeof(names) / sizeof(names[0]) ? names[kind] : "?";
 }
 
@@ -325,7 +329,8 @@ symbol_tag(const uint8_t *s, size_t n)
  * A non-String value for :encoding is an error (StringValueCStr raises).
  */
 static MarshalStatus
-encoding_of_ivar(Reader *r, SymTag tag, uint8_t vkind, size_t vpos, int *enc)
+encoding_of_ivar(Reader *r, SymTag tag, uint8_t vkind, size_t vpos,
+				 uint32_t vslot, int *enc)
 {
 	*enc = 0;
 	if (tag == SYM_E)
@@ -343,18 +348,30 @@ encoding_of_ivar(Reader *r, SymTag tag, uint8_t vkind, size_t vpos, int *enc)
 						   "expected a String naming an encoding, found %s",
 						   kind_name(vkind));
 		/* MRI reads the name as a C string; a NUL in it is an error */
-		if (r->buf[vpos] == MT_STRING)
+		if (r->buf[vpos] == MT_STRING ||
+			(r->buf[vpos] == MT_IVAR && r->buf[vpos + 1] == MT_STRING))
 		{
 			size_t		after = r->pos;
 			int64_t		n;
 
 			/* re-read the length of the string just validated */
-			r->pos = vpos + 1;
+			r->pos = vpos + (r->buf[vpos] == MT_IVAR ? 2 : 1);
 			TRY(read_long(r, "string length", &n));
 			if (memchr(r->buf + r->pos, 0, (size_t) n) != NULL)
 				return fail_at(r, MARSHAL_ERR_FORMAT, vpos,
 							   "encoding name contains a NUL byte");
 			r->pos = after;
+			r->obj_kind[vslot] |= KIND_ENCNAME;
+		}
+		else if (r->buf[vpos] == MT_LINK &&
+				 !(r->obj_kind[r->link_target] & KIND_ENCNAME))
+		{
+			/*
+			 * MRI links only to a name it wrote before; a link to any other
+			 * String could hide a NUL the check above never saw.
+			 */
+			return fail_at(r, MARSHAL_ERR_FORMAT, vpos,
+						   "an encoding name linked from a String that named no encoding");
 		}
 		*enc = 'N';
 	}
@@ -389,20 +406,29 @@ read_symreal(Reader *r, int ivar, uint32_t *index)
 	{
 		int64_t		count;
 
+		/* a symbol's ivar names are symbols with ivars of their own: bound */
+		if (++r->depth > r->max_depth)
+			return fail_at(r, MARSHAL_ERR_DEPTH, r->pos,
+						   "nesting deeper than %u levels", r->max_depth);
+		if (r->depth % STACK_EVERY == 0 && r->hooks && r->hooks->check_stack)
+			r->hooks->check_stack(r->hooks->ctx);
 		TRY(read_long(r, "ivar count", &count));
 		while (count-- > 0)
 		{
 			uint32_t	name;
 			size_t		vpos;
+			uint32_t	vslot;
 			uint8_t		vkind;
 			int			e;
 
 			TRY(read_symbol(r, &name));
 			vpos = r->pos;
+			vslot = r->nobj;
 			TRY(read_object(r, &vkind));
-			TRY(encoding_of_ivar(r, (SymTag) r->sym_tag[name], vkind, vpos, &e));
+			TRY(encoding_of_ivar(r, (SymTag) r->sym_tag[name], vkind, vpos, vslot, &e));
 			enc = e;			/* the last pair decides, as in MRI */
 		}
+		r->depth--;
 	}
 	if (enc == 'U' && !marshal_utf8_valid(s, n, true))
 		return fail_at(r, MARSHAL_ERR_FORMAT, lenpos,
@@ -480,6 +506,7 @@ read_ivars(Reader *r, uint8_t target, bool *has_encoding)
 	{
 		uint32_t	name;
 		size_t		vpos;
+		uint32_t	vslot;
 		uint8_t		vkind;
 		int			enc;
 		SymTag		tag;
@@ -488,8 +515,9 @@ read_ivars(Reader *r, uint8_t target, bool *has_encoding)
 		TRY(read_symbol(r, &name));
 		tag = (SymTag) r->sym_tag[name];
 		vpos = r->pos;
+		vslot = r->nobj;
 		TRY(read_object(r, &vkind));
-		TRY(encoding_of_ivar(r, tag, vkind, vpos, &enc));
+		TRY(encoding_of_ivar(r, tag, vkind, vpos, vslot, &enc));
 		if (enc)
 		{
 			if (target != MK_STRING && target != MK_REGEXP &&
@@ -592,6 +620,7 @@ read_hash_body(Reader *r, size_t start, int type)
 	size_t		n;
 	uint8_t		k;
 
+	r->ivar_open = false;		/* the wrapped value has begun */
 	TRY(read_length(r, "hash size", 2, &n));
 	TRY(add_object(r, MK_HASH, start, NULL));
 	for (size_t i = 0; i < 2 * n; i++)
@@ -619,14 +648,16 @@ read_class_name(Reader *r, int *ivp)
 		{
 			uint32_t	name;
 			size_t		vpos;
+			uint32_t	vslot;
 			uint8_t		vkind;
 			int			enc;
 
 			TRY(read_symbol(r, &name));
 			vpos = r->pos;
+			vslot = r->nobj;
 			TRY(read_object(r, &vkind));
 			TRY(encoding_of_ivar(r, (SymTag) r->sym_tag[name], vkind, vpos,
-								 &enc));
+								 vslot, &enc));
 			if (enc)
 				count--;
 		}
@@ -649,6 +680,21 @@ read_object_for(Reader *r, size_t start, int *ivp, int type, uint8_t *kind)
 	uint32_t	sym;
 	uint8_t		k;
 	int64_t		v;
+
+	/*
+	 * MRI writes one I wrapper per value; a second one around the same
+	 * value (I I, I e I, ...) would carry two ivar blocks, which no writer
+	 * makes and the walkers do not expect.
+	 */
+	if (type == MT_IVAR)
+	{
+		if (r->ivar_open)
+			return fail_at(r, MARSHAL_ERR_FORMAT, at,
+						   "a second I wrapper around the same value");
+		r->ivar_open = true;
+	}
+	else if (type != MT_EXTENDED && type != MT_UCLASS)
+		r->ivar_open = false;
 
 	switch (type)
 	{
@@ -812,7 +858,8 @@ read_object_for(Reader *r, size_t start, int *ivp, int type, uint8_t *kind)
 				return fail_at(r, MARSHAL_ERR_FORMAT, at,
 							   "object link %lld refers to a %s that is not built yet",
 							   (long long) v, kind_name(r->obj_kind[v]));
-			*kind = r->obj_kind[v];
+			r->link_target = (uint32_t) v;
+			*kind = r->obj_kind[v] & ~KIND_ENCNAME;
 			return MARSHAL_OK;
 
 		case MT_IVAR:
@@ -842,6 +889,7 @@ read_object_for(Reader *r, size_t start, int *ivp, int type, uint8_t *kind)
 
 				TRY(read_symbol(r, &sym));
 				TRY(read_byte(r, "a type byte", &inner));
+
 				/* MRI's "hack for compare_by_identity": C :Hash { ... } */
 				if (r->sym_tag[sym] == SYM_HASH &&
 					(inner == MT_HASH || inner == MT_HASH_DEF))
@@ -849,7 +897,14 @@ read_object_for(Reader *r, size_t start, int *ivp, int type, uint8_t *kind)
 					*kind = MK_HASH;
 					return read_hash_body(r, start, inner);
 				}
+				/* C :Sub C :Hash {..} is MRI's; longer chains count as depth */
+				if (++r->depth > r->max_depth)
+					return fail_at(r, MARSHAL_ERR_DEPTH, r->pos,
+								   "nesting deeper than %u levels", r->max_depth);
+				if (r->depth % STACK_EVERY == 0 && r->hooks && r->hooks->check_stack)
+					r->hooks->check_stack(r->hooks->ctx);
 				TRY(read_object_for(r, start, NULL, inner, &k));
+				r->depth--;
 				switch (k)
 				{
 					case MK_NIL:
@@ -928,6 +983,9 @@ run(const uint8_t *buf, size_t len, const MarshalHooks *hooks,
 
 	if (st == MARSHAL_OK && index != NULL)
 	{
+		/* the index holds plain kinds */
+		for (uint32_t i = 0; i < r.nobj; i++)
+			r.obj_kind[i] &= ~KIND_ENCNAME;
 		index->nobjects = r.nobj;
 		index->nsymbols = r.nsym;
 		index->obj_kind = r.obj_kind;

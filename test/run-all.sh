@@ -65,6 +65,11 @@ sed -i 's/^unit:/unit-valgrind:/' "$log/valgrind"
 grep -vE '^#' "$log/valgrind"
 tally unit-valgrind "$log/valgrind"
 
+echo "== fuzzing: replay regressions, short bounded runs (libFuzzer, ASan+UBSan)"
+bash test/fuzz/run-ci.sh >"$log/fuzz" 2>&1
+grep -E '^(ok|not ok|fuzz:)' "$log/fuzz"
+tally fuzz "$log/fuzz"
+
 echo "== fixtures reproduce from Ruby"
 bash test/check-fixtures.sh >"$log/fixtures" 2>&1
 cat "$log/fixtures"

@@ -18,7 +18,12 @@
 
 # Alone, take the codec's sources from the top-level Makefile's CODEC_SRC
 # line, so the two cannot drift apart.
-CODEC_SRC ?= $(or $(shell sed -n 's/^CODEC_SRC[ \t]*=[ \t]*//p' Makefile 2>/dev/null),src/marshal_reader.c src/marshal_text.c)
+CODEC_SRC ?= $(or $(shell sed -n 's/^CODEC_SRC[ \t]*=[ \t]*//p' Makefile 2>/dev/null),src/marshal_reader.c src/marshal_text.c src/marshal_cursor.c)
+
+# The targets exercise the reader, the cursor and the text forms, and link
+# only those files of CODEC_SRC: the rest needs more than CI's fuzz job has
+# (zlib for marshal_cache.c).  Add a file here if those start calling it.
+FUZZ_SRC ?= $(filter %/marshal_reader.c %/marshal_cursor.c %/marshal_text.c,$(CODEC_SRC))
 
 FUZZ_CC ?= clang
 FUZZ_CFLAGS ?= -g -O1 -fsanitize=fuzzer,address,undefined \
@@ -34,8 +39,8 @@ FUZZ_BINS := $(addprefix test/fuzz/,$(FUZZ_TARGETS))
 # keep the including Makefile's default goal (PGXS's "all")
 fuzz_saved_goal := $(.DEFAULT_GOAL)
 
-$(FUZZ_BINS): test/fuzz/%: test/fuzz/%.c $(CODEC_SRC) src/marshal.h
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -Isrc -o $@ $< $(CODEC_SRC) $(FUZZ_LDLIBS)
+$(FUZZ_BINS): test/fuzz/%: test/fuzz/%.c $(FUZZ_SRC) $(wildcard src/marshal*.h)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -Isrc -o $@ $< $(FUZZ_SRC) $(FUZZ_LDLIBS)
 
 fuzz-build: $(FUZZ_BINS)
 

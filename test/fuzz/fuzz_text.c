@@ -12,7 +12,14 @@
  *   - on success, marshal_hex_encode of the bytes (2 * n chars, lowercase
  *     hex digits only) decodes back to the same bytes, and so do the bytes'
  *     Base64 written as Ruby's encode64 does (60-char lines, padding) and
- *     written without padding or newlines.
+ *     written without padding or newlines;
+ *   - marshal_base64_encode of the decoded bytes, and of the raw input,
+ *     writes exactly MARSHAL_BASE64_LEN(n) chars into a buffer of that size,
+ *     the same as the harness's own padded encoder, which decode back.
+ *
+ * The raw input also goes to marshal_utf8_valid (with and without nul_ok),
+ * which must agree with a table-driven reference (Unicode's table of
+ * well-formed byte sequences).
  *
  * The text codec takes no MarshalHooks: it writes into the caller's buffer
  * and allocates nothing, so there is nothing to count here; LeakSanitizer
@@ -229,6 +236,36 @@ redecode(bool hex, const char *text, size_t tlen, const uint8_t *bytes,
 	free(out);
 }
 
+/* marshal_base64_encode against the padded, unwrapped reference. */
+static void
+check_base64_encode(const uint8_t *bytes, size_t n)
+{
+	size_t		want = MARSHAL_BASE64_LEN(n);
+	char	   *out = xmalloc(want);	/* exactly: ASan catches more */
+	char	   *ref = xmalloc(want + n / 45 + 2);
+	size_t		got;
+	size_t		reflen;
+
+	got = marshal_base64_encode(bytes, n, out);
+	if (got != want)
+		die("base64_encode of %zu bytes wrote %zu chars, not %zu", n, got,
+			want);
+	/* the reference with padding but no newlines */
+	reflen = 0;
+	{
+		size_t		k = b64_encode(bytes, n, ref, true);
+
+		for (size_t i = 0; i < k; i++)
+			if (ref[i] != '\n')
+				ref[reflen++] = ref[i];
+	}
+	if (reflen != got || (got > 0 && memcmp(out, ref, got) != 0))
+		die("base64_encode of %zu bytes differs from the reference", n);
+	redecode(false, out, got, bytes, n, "base64_decode(base64_encode(x))");
+	free(out);
+	free(ref);
+}
+
 static void
 round_trip(const uint8_t *bytes, size_t n)
 {
@@ -249,6 +286,7 @@ round_trip(const uint8_t *bytes, size_t n)
 	redecode(false, b64, blen, bytes, n, "base64_decode(unpadded(x))");
 	free(hex);
 	free(b64);
+	check_base64_encode(bytes, n);
 }
 
 static void
@@ -298,10 +336,68 @@ one(bool hex, const uint8_t *data, size_t size)
 	free(ref);
 }
 
+/*
+ * Reference UTF-8 check after the Unicode standard's table 3-7 of
+ * well-formed byte sequences (a different formulation from the codec's).
+ */
+static bool
+ref_utf8_valid(const uint8_t *s, size_t n, bool nul_ok)
+{
+	size_t		i = 0;
+
+	while (i < n)
+	{
+		uint8_t		c = s[i];
+		uint8_t		lo = 0x80;
+		uint8_t		hi = 0xBF;
+		size_t		more;
+
+		if (c < 0x80)
+		{
+			if (c == 0 && !nul_ok)
+				return false;
+			i++;
+			continue;
+		}
+		if (c >= 0xC2 && c <= 0xDF)
+			more = 1;
+		else if (c == 0xE0)
+			more = 2, lo = 0xA0;
+		else if ((c >= 0xE1 && c <= 0xEC) || c == 0xEE || c == 0xEF)
+			more = 2;
+		else if (c == 0xED)
+			more = 2, hi = 0x9F;
+		else if (c == 0xF0)
+			more = 3, lo = 0x90;
+		else if (c >= 0xF1 && c <= 0xF3)
+			more = 3;
+		else if (c == 0xF4)
+			more = 3, hi = 0x8F;
+		else
+			return false;
+		if (n - i - 1 < more)
+			return false;
+		if (s[i + 1] < lo || s[i + 1] > hi)
+			return false;
+		for (size_t k = 2; k <= more; k++)
+			if (s[i + k] < 0x80 || s[i + k] > 0xBF)
+				return false;
+		i += more + 1;
+	}
+	return true;
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	one(true, data, size);
 	one(false, data, size);
+	check_base64_encode(data, size);
+	for (int nul_ok = 0; nul_ok <= 1; nul_ok++)
+		if (marshal_utf8_valid(data, size, nul_ok) !=
+			ref_utf8_valid(data, size, nul_ok))
+			die("utf8_valid(nul_ok=%d) says %d, the reference %d", nul_ok,
+				marshal_utf8_valid(data, size, nul_ok),
+				ref_utf8_valid(data, size, nul_ok));
 	return 0;
 }

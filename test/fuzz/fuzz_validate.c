@@ -14,15 +14,19 @@
  *      recursion not counted against max_depth shows up.
  *   3. marshal_index, default depth: exactly 1's result; on success a sane
  *      index (every obj_pos and sym_pos < len, kinds and encodings in range,
- *      the byte before a symbol's position is ':'), then step 6, then
- *      marshal_index_free.
+ *      the byte before a symbol's position is ':'), then step 6 unless step
+ *      2 ran it, then marshal_index_free.
  *   4. marshal_index with the k-th of the allocations step 3 made failing:
  *      MARSHAL_ERR_NOMEM and nothing left allocated.
  *   5. When 1 succeeded: the input less its last byte is refused.
- *   6. Cursor (marshal_cursor.c) over the indexed stream: marshal_skip from
- *      the root ends exactly at len; marshal_node on up to 16 object slots
- *      gives the type byte the slot's kind calls for, and marshal_skip from
- *      each ends inside the stream.
+ *   6. Cursor (marshal_cursor.c) over the indexed stream: the whole value
+ *      walked node by node as the walkers do (marshal_node, marshal_symbol,
+ *      marshal_long), where every value's end by its node and elements must
+ *      equal marshal_skip's and the root's must be len; marshal_node on up to
+ *      16 object slots gives the type byte the slot's kind calls for; and the
+ *      same walk over a lazy document (marshal_doc_lazy, indexing on demand
+ *      through the counting hooks, bound 64 * len + 16384) sees the same
+ *      nodes and leaves nothing allocated after marshal_index_free.
  *
  * Allocation goes through counting hooks: after each call nothing is left
  * allocated (after marshal_index_free for a successful index), no pointer is
@@ -32,7 +36,8 @@
  *
  * FUZZ_SKIP=stack,cursor (either or both) in the environment turns off the
  * stack bound of step 2 or the cursor checks of step 6, to keep fuzzing for
- * other bugs while a known one is open.
+ * other bugs while a known one is open.  FUZZ_STACK_REPORT=1 prints the
+ * stack step 2 measures, to calibrate the bound.
  */
 #include "marshal.h"
 
@@ -49,14 +54,19 @@
 extern __thread uintptr_t __sancov_lowest_stack;
 
 /* Stack one nesting level may use (generous: ASan frames are large) ... */
-#define STACK_PER_LEVEL		4096
+#define STACK_PER_LEVEL		2048
 /* ... plus a constant for the entry points and the hooks. */
-#define STACK_BASE			(64 * 1024)
+#define STACK_BASE			(32 * 1024)
 
 #define MAX_LIVE			16
 
 /* Object slots the cursor checks visit per input. */
 #define CURSOR_SLOTS		16
+
+/* from FUZZ_SKIP and FUZZ_STACK_REPORT, see LLVMFuzzerInitialize */
+static bool stack_check = true;
+static bool stack_report = false;
+static bool cursor_check = true;
 
 typedef struct Alloc
 {
@@ -272,6 +282,132 @@ check_index(const MarshalIndex *ix, const uint8_t *buf, size_t len)
 	}
 }
 
+/* A walk of the whole value through marshal_node, as the walkers do it. */
+typedef struct Walk
+{
+	const MarshalDoc *doc;
+	const char *mode;			/* "eager" or "lazy" */
+	uint64_t	fold;			/* of every node seen, to compare walks */
+	size_t		nodes;
+} Walk;
+
+static void
+fold(Walk *w, uint64_t v)
+{
+	w->fold = (w->fold ^ v) * 1099511628211u;
+}
+
+static size_t walk_value(Walk *w, size_t pos);
+
+static size_t
+walk_symbol(Walk *w, size_t pos)
+{
+	MarshalBytes name;
+	MarshalBytes encname;
+	MarshalEncoding enc;
+	MarshalError err;
+	size_t		end;
+
+	if (marshal_symbol(w->doc, pos, &name, &enc, &encname, &end, &err) !=
+		MARSHAL_OK)
+		die("cursor (%s): symbol at %zu of a valid stream: %s", w->mode, pos,
+			err.detail);
+	if (end <= pos || end > w->doc->len)
+		die("cursor (%s): symbol at %zu ends at %zu", w->mode, pos, end);
+	fold(w, pos);
+	fold(w, name.len);
+	fold(w, enc);
+	return end;
+}
+
+/* n pairs of (symbol, value) from pos */
+static size_t
+walk_pairs(Walk *w, size_t pos, int64_t n)
+{
+	while (n-- > 0)
+		pos = walk_value(w, walk_symbol(w, pos));
+	return pos;
+}
+
+static size_t
+walk_value(Walk *w, size_t pos)
+{
+	const MarshalDoc *doc = w->doc;
+	MarshalNode node;
+	MarshalError err;
+	size_t		end;
+	size_t		skipped;
+	int64_t		n;
+
+	if (marshal_node(doc, pos, &node, &err) != MARSHAL_OK)
+		die("cursor (%s): node at %zu of a valid stream failed at %zu: %s",
+			w->mode, pos, err.offset, err.detail);
+	w->nodes++;
+	fold(w, pos);
+	fold(w, (uint64_t) node.type);
+	fold(w, (uint64_t) node.slot);
+	fold(w, node.next);
+	fold(w, node.count);
+	fold(w, node.items);
+	fold(w, (uint64_t) node.has_ivars);
+	fold(w, node.encoding);
+	fold(w, node.data.len);
+	if (node.next > doc->len || node.items > doc->len ||
+		node.ivars > doc->len)
+		die("cursor (%s): node at %zu: offsets past the end", w->mode, pos);
+	if (node.slot >= 0 && (uint64_t) node.slot >= doc->index.nobjects)
+		die("cursor (%s): node at %zu: slot %lld of %u", w->mode, pos,
+			(long long) node.slot, doc->index.nobjects);
+
+	if (node.next)
+		end = node.next;		/* flat value or link: read whole */
+	else
+	{
+		end = node.items;
+		switch (node.type)
+		{
+			case MT_ARRAY:
+				for (uint32_t i = 0; i < node.count; i++)
+					end = walk_value(w, end);
+				break;
+			case MT_HASH:
+			case MT_HASH_DEF:
+				for (uint32_t i = 0; i < node.count; i++)
+					end = walk_value(w, walk_value(w, end));
+				if (node.type == MT_HASH_DEF)
+					end = walk_value(w, end);
+				break;
+			case MT_STRUCT:
+			case MT_OBJECT:
+				end = walk_pairs(w, end, node.count);
+				break;
+			case MT_USRMARSHAL:
+			case MT_DATA:
+				end = walk_value(w, end);
+				break;
+			default:
+				die("cursor (%s): node at %zu: type 0x%02x without next",
+					w->mode, pos, node.type);
+		}
+		/* an I wrapper's ivar block follows the elements */
+		if (node.has_ivars)
+		{
+			if (marshal_long(doc, end, &n, &end, &err) != MARSHAL_OK)
+				die("cursor (%s): ivar count at %zu: %s", w->mode, end,
+					err.detail);
+			end = walk_pairs(w, end, n);
+		}
+	}
+	if (marshal_skip(doc, pos, &skipped, &err) != MARSHAL_OK)
+		die("cursor (%s): skip at %zu of a valid stream failed at %zu: %s",
+			w->mode, pos, err.offset, err.detail);
+	if (skipped != end)
+		die("cursor (%s): value at %zu (type 0x%02x): marshal_skip ends at "
+			"%zu, its node and elements at %zu", w->mode, pos, node.type,
+			skipped, end);
+	return end;
+}
+
 /* The type byte marshal_node reports for an object slot of this kind. */
 static bool
 type_fits_kind(int type, uint8_t kind)
@@ -309,25 +445,36 @@ type_fits_kind(int type, uint8_t kind)
 	}
 }
 
+/*
+ * The cursor over a valid stream: the whole value walked node by node (each
+ * value's end by its node and elements equal to marshal_skip's, the root's
+ * equal to len), up to CURSOR_SLOTS object slots read directly, and the
+ * same walk over a lazy document giving the same nodes.
+ */
 static void
 check_cursor(const uint8_t *buf, size_t len, const MarshalIndex *ix)
 {
 	MarshalDoc	doc;
+	MarshalDoc	lazy;
 	MarshalError err;
 	MarshalNode node;
-	size_t		end = 0;
+	MarshalHooks hooks;
+	Alloc		a;
+	Walk		w;
+	Walk		wl;
+	size_t		end;
 	uint32_t	step;
 
+	memset(&doc, 0, sizeof(doc));
 	doc.buf = buf;
 	doc.len = len;
 	doc.index = *ix;
 
-	if (marshal_skip(&doc, 2, &end, &err) != MARSHAL_OK)
-		die("cursor: skip from the root of a valid stream failed at %zu: %s",
-			err.offset, err.detail);
-	if (end != len)
-		die("cursor: skip from the root ends at %zu, the stream at %zu",
-			end, len);
+	memset(&w, 0, sizeof(w));
+	w.doc = &doc;
+	w.mode = "eager";
+	if (walk_value(&w, 2) != len)
+		die("cursor: the root's walk does not end at %zu", len);
 
 	step = ix->nobjects > CURSOR_SLOTS ? ix->nobjects / CURSOR_SLOTS : 1;
 	for (uint32_t i = 0; i < ix->nobjects; i += step)
@@ -340,8 +487,6 @@ check_cursor(const uint8_t *buf, size_t len, const MarshalIndex *ix)
 		if (!type_fits_kind(node.type, ix->obj_kind[i]))
 			die("cursor: object %u at %zu is kind %u, node says type 0x%02x",
 				i, pos, ix->obj_kind[i], node.type);
-		if (node.next > len || node.items > len || node.ivars > len)
-			die("cursor: object %u at %zu: offsets past the end", i, pos);
 		if (marshal_skip(&doc, pos, &end, &err) != MARSHAL_OK)
 			die("cursor: skip from object %u at %zu failed at %zu: %s",
 				i, pos, err.offset, err.detail);
@@ -349,10 +494,23 @@ check_cursor(const uint8_t *buf, size_t len, const MarshalIndex *ix)
 			die("cursor: skip from object %u at %zu ends at %zu (len %zu)",
 				i, pos, end, len);
 	}
-}
 
-static bool stack_check = true;
-static bool cursor_check = true;
+	/* lazy: indexes on demand through the hooks, same nodes */
+	alloc_init(&a, len, 0);
+	a.limit = 64 * len + 16384;
+	hooks_init(&hooks, &a);
+	marshal_doc_lazy(&lazy, buf, len, &hooks, 0);
+	memset(&wl, 0, sizeof(wl));
+	wl.doc = &lazy;
+	wl.mode = "lazy";
+	if (walk_value(&wl, 2) != len)
+		die("cursor: the root's lazy walk does not end at %zu", len);
+	if (wl.fold != w.fold || wl.nodes != w.nodes)
+		die("cursor: lazy and eager walks differ (%zu and %zu nodes)",
+			wl.nodes, w.nodes);
+	marshal_index_free(&lazy.index, &hooks);
+	expect_nothing_live(&a, "lazy cursor");
+}
 
 int
 LLVMFuzzerInitialize(int *argc, char ***argv)
@@ -365,6 +523,9 @@ LLVMFuzzerInitialize(int *argc, char ***argv)
 		stack_check = false;
 	if (skip && strstr(skip, "cursor"))
 		cursor_check = false;
+	/* print the stack each measured call used (to calibrate the bound) */
+	if (getenv("FUZZ_STACK_REPORT"))
+		stack_report = true;
 	return 0;
 }
 
@@ -376,6 +537,35 @@ hash_input(const uint8_t *data, size_t size)
 	for (size_t i = 0; i < size; i++)
 		h = (h ^ data[i]) * 16777619u;
 	return h ^ (uint32_t) size;
+}
+
+/*
+ * Measure the stack a call uses: libFuzzer's own depth feature reads the
+ * same variable after the run, so it gets back the lowest value seen.
+ */
+static void
+stack_begin(void)
+{
+	__sancov_lowest_stack = UINTPTR_MAX;
+}
+
+static void
+stack_end(uintptr_t top, uintptr_t lowest, uint32_t max_depth,
+		  const char *what)
+{
+	uintptr_t	used;
+	size_t		bound = STACK_BASE + (size_t) max_depth * STACK_PER_LEVEL;
+
+	used = __sancov_lowest_stack < top ? top - __sancov_lowest_stack : 0;
+	if (__sancov_lowest_stack > lowest)
+		__sancov_lowest_stack = lowest;
+	if (stack_report)
+		fprintf(stderr, "stack: max_depth %u, %s: %zu bytes (bound %zu)\n",
+				max_depth, what, (size_t) used, bound);
+	if (stack_check && used > bound)
+		die("max_depth %u: %s used %zu bytes of stack, over the bound of "
+			"%zu: recursion not counted against max_depth", max_depth, what,
+			(size_t) used, bound);
 }
 
 static bool
@@ -392,7 +582,6 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	uint32_t	small = 1 + h % 16;
 	uintptr_t	lowest = __sancov_lowest_stack;
 	uintptr_t	top = (uintptr_t) __builtin_frame_address(0);
-	uintptr_t	used;
 	MarshalHooks hooks;
 	Alloc		a;
 	MarshalError err_def;
@@ -401,6 +590,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	MarshalStatus st_def;
 	MarshalStatus st;
 	size_t		allocs;
+	bool		cursor_done = false;
 
 	/* 1. validate, default depth */
 	alloc_init(&a, size, 0);
@@ -414,18 +604,16 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	/* 2. index with a small depth, and the cursor, under a stack bound */
 	alloc_init(&a, size, 0);
 	hooks_init(&hooks, &a);
-	__sancov_lowest_stack = UINTPTR_MAX;
+	stack_begin();
 	st = marshal_index(data, size, &hooks, small, &ix, &err);
+	stack_end(top, lowest, small, "marshal_index");
 	if (st == MARSHAL_OK && cursor_check)
+	{
+		stack_begin();
 		check_cursor(data, size, &ix);
-	used = __sancov_lowest_stack < top ? top - __sancov_lowest_stack : 0;
-	if (__sancov_lowest_stack > lowest)
-		__sancov_lowest_stack = lowest;
-	if (stack_check &&
-		used > STACK_BASE + (uintptr_t) small * STACK_PER_LEVEL)
-		die("max_depth %u: %zu bytes of stack used, over the bound of %zu: "
-			"recursion not counted against max_depth", small, (size_t) used,
-			(size_t) (STACK_BASE + (size_t) small * STACK_PER_LEVEL));
+		stack_end(top, lowest, small, "the cursor");
+		cursor_done = true;
+	}
 	check_error(&err, st, size, "index (small depth)");
 	if (st == MARSHAL_OK)
 	{
@@ -454,7 +642,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		check_index(&ix, data, size);
 		if (a.nlive != tables)
 			die("index: %zu blocks live, the index holds %zu", a.nlive, tables);
-		if (cursor_check)
+		/* the same index as step 2's when that one succeeded */
+		if (cursor_check && !cursor_done)
 			check_cursor(data, size, &ix);
 		marshal_index_free(&ix, &hooks);
 		if (!index_is_empty(&ix))

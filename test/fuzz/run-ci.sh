@@ -67,7 +67,7 @@ for t in "${targets[@]}"; do
 		if ! "test/fuzz/$t" "$f" >"$log/replay" 2>&1; then
 			echo "   $f:"
 			grep -E 'ERROR|SUMMARY|^fuzz_|^    #[0-9]+ .* in (marshal|read_|LLVMFuzzer)' \
-				"$log/replay" | head -n 15 | sed 's/^/     /'
+				"$log/replay" | head -n 8 | sed 's/^/     /'
 			bad=1
 		fi
 	done
