@@ -79,4 +79,15 @@ SELECT pg_temp.try('SELECT ''\x04087b04ffffff7f''::rbmarshal::text');
 SELECT pg_temp.try('SELECT ''\x0408493a06ff063a064554''::rbmarshal::text');
 SELECT pg_temp.try('SELECT ''\x040849220680063a064554''::rbmarshal::jsonb::text');
 SELECT pg_temp.try('SELECT rbmarshal_to_jsonb(''\x040849220680063a064554''::rbmarshal, 3, ''error'')::text');
+-- fuzzer findings, through the server: a chain of 5000 C wrappers and of
+-- symbols whose ivar names have ivars (depth), a String whose :encoding ivar
+-- links to itself (valid; the cursor must not recurse), stacked I wrappers
+SELECT pg_temp.try(format('SELECT %L::rbmarshal::text',
+	'\x0408433a0653' || repeat('433b00', 5000) || '2200'));
+SELECT pg_temp.try(format('SELECT %L::rbmarshal::text',
+	'\x0408' || repeat('493a066106', 3000) || '3a0662' || repeat('30', 3000)));
+SELECT pg_temp.try(format('SELECT %L::rbmarshal::jsonb::text', '\x0408492200063a0d656e636f64696e674000')),
+	   pg_temp.try(format('SELECT rbmarshal_inspect(%L::rbmarshal)', '\x0408492200063a0d656e636f64696e674000')),
+	   pg_temp.try(format('SELECT %L::rbmarshal ->> 0', '\x0408492200063a0d656e636f64696e674000'));
+SELECT pg_temp.try('SELECT ''\x040849493a000000''::rbmarshal::text');
 SELECT 'still connected' AS status;
