@@ -188,6 +188,14 @@ skip_space(Parser *p)
 		p->pos++;
 }
 
+/* Spaces and tabs only: Ruby ends a statement at a newline before , and => */
+static void
+skip_hspace(Parser *p)
+{
+	while (p->pos < p->len && (p->s[p->pos] == ' ' || p->s[p->pos] == '\t'))
+		p->pos++;
+}
+
 static bool
 at(Parser *p, const char *lit)
 {
@@ -220,6 +228,59 @@ ident_char(unsigned char c)
 	return ident_start(c) || (c >= '0' && c <= '9');
 }
 
+static MarshalStatus escape_byte(Parser *p, unsigned char c, uint8_t *b);
+
+/*
+ * \cx, \C-x (control) and \M-x (meta), the letter after the backslash
+ * already read: x may itself be an escape, \M-\C-x; ? is DEL.
+ */
+static MarshalStatus
+ctrl_meta(Parser *p, unsigned char c, uint8_t *out)
+{
+	size_t		at = p->pos - 2;
+	bool		meta = c == 'M';
+	unsigned char d;
+	uint8_t		v;
+
+	if (c != 'c')
+	{
+		if (p->pos >= p->len || p->s[p->pos] != '-')
+			return syntax(p, at, "invalid escape: expected '-' after \\%c", c);
+		p->pos++;
+	}
+	if (p->pos >= p->len)
+		return syntax(p, at, "unterminated string");
+	d = (unsigned char) p->s[p->pos++];
+	if (d == '\\')
+	{
+		unsigned char e;
+
+		if (p->pos >= p->len)
+			return syntax(p, at, "unterminated string");
+		e = (unsigned char) p->s[p->pos++];
+		if (e == 'c' || ((e == 'C' || e == 'M') && p->pos < p->len && p->s[p->pos] == '-'))
+		{
+			if (meta && e == 'M')
+				return syntax(p, at, "invalid escape: duplicate meta");
+			TRY(ctrl_meta(p, e, &v));
+		}
+		else if (e == 'u' || e >= 0x80)
+			return syntax(p, at, "invalid escape after \\%c", c);
+		else
+			TRY(escape_byte(p, e, &v));
+	}
+	else if (d >= 0x80)
+		return syntax(p, at, "invalid escape: a multibyte character after \\%c", c);
+	else
+		v = d;
+	if (meta)
+		v |= 0x80;
+	else
+		v = v == '?' ? 0x7F : (uint8_t) (v & 0x9F);
+	*out = v;
+	return MARSHAL_OK;
+}
+
 /* One escape of a double-quoted string, the backslash already read. */
 static MarshalStatus
 parse_escape(Parser *p)
@@ -230,6 +291,78 @@ parse_escape(Parser *p)
 	if (p->pos >= p->len)
 		return syntax(p, p->pos, "unterminated string");
 	c = (unsigned char) p->s[p->pos++];
+	switch (c)
+	{
+		case '\n':
+			return MARSHAL_OK;	/* a line continuation */
+		case 'c':
+			TRY(ctrl_meta(p, c, &b));
+			return put_bytes(p, &b, 1);
+		case 'C':
+		case 'M':
+			if (p->pos < p->len && p->s[p->pos] == '-')
+			{
+				TRY(ctrl_meta(p, c, &b));
+				return put_bytes(p, &b, 1);
+			}
+			break;
+		case 'u':
+			{
+				uint32_t	cp = 0;
+
+				if (p->pos < p->len && p->s[p->pos] == '{')
+				{
+					/* \u{41 1F600}: code points of 1 to 6 digits, maybe none */
+					p->pos++;
+					for (;;)
+					{
+						int			digits = 0;
+
+						while (p->pos < p->len && (p->s[p->pos] == ' ' || p->s[p->pos] == '\t'))
+							p->pos++;
+						if (p->pos < p->len && p->s[p->pos] == '}')
+							break;
+						cp = 0;
+						while (p->pos < p->len && hexval(p->s[p->pos]) >= 0)
+						{
+							if (++digits > 6)
+								return syntax(p, p->pos, "invalid Unicode escape: more than 6 digits");
+							cp = cp * 16 + (uint32_t) hexval(p->s[p->pos++]);
+						}
+						if (digits == 0)
+							return syntax(p, p->pos, "invalid Unicode escape");
+						TRY(put_utf8(p, cp));
+					}
+					p->pos++;
+					return MARSHAL_OK;
+				}
+				for (int i = 0; i < 4; i++)
+				{
+					if (p->pos >= p->len || hexval(p->s[p->pos]) < 0)
+						return syntax(p, p->pos, "invalid Unicode escape");
+					cp = cp * 16 + (uint32_t) hexval(p->s[p->pos++]);
+				}
+				return put_utf8(p, cp);
+			}
+		default:
+			if (c >= 0x80)
+			{
+				/* a multibyte character after a backslash stands for itself */
+				p->pos--;
+				return MARSHAL_OK;
+			}
+			break;
+	}
+	TRY(escape_byte(p, c, &b));
+	return put_bytes(p, &b, 1);
+}
+
+/* The byte of a one-byte escape \n \t \x41 \101 \" ..., c already read. */
+static MarshalStatus
+escape_byte(Parser *p, unsigned char c, uint8_t *out)
+{
+	uint8_t		b;
+
 	switch (c)
 	{
 		case 'n':
@@ -259,47 +392,6 @@ parse_escape(Parser *p)
 		case 'v':
 			b = 11;
 			break;
-		case '\n':
-			return MARSHAL_OK;	/* a line continuation */
-		case 'u':
-			{
-				uint32_t	cp = 0;
-
-				if (p->pos < p->len && p->s[p->pos] == '{')
-				{
-					/* \u{41 1F600}: one or more code points */
-					int			n = 0;
-
-					p->pos++;
-					for (;;)
-					{
-						int			digits = 0;
-
-						while (p->pos < p->len && p->s[p->pos] == ' ')
-							p->pos++;
-						if (p->pos < p->len && p->s[p->pos] == '}')
-							break;
-						cp = 0;
-						while (p->pos < p->len && hexval(p->s[p->pos]) >= 0 && digits < 6)
-							cp = cp * 16 + (uint32_t) hexval(p->s[p->pos++]), digits++;
-						if (digits == 0)
-							return syntax(p, p->pos, "invalid Unicode escape");
-						TRY(put_utf8(p, cp));
-						n++;
-					}
-					p->pos++;
-					if (n == 0)
-						return syntax(p, p->pos, "invalid Unicode escape");
-					return MARSHAL_OK;
-				}
-				for (int i = 0; i < 4; i++)
-				{
-					if (p->pos >= p->len || hexval(p->s[p->pos]) < 0)
-						return syntax(p, p->pos, "invalid Unicode escape");
-					cp = cp * 16 + (uint32_t) hexval(p->s[p->pos++]);
-				}
-				return put_utf8(p, cp);
-			}
 		case 'x':
 			{
 				int			v = 0;
@@ -332,15 +424,46 @@ parse_escape(Parser *p)
 		default:
 			/* \" \\ \# and any other character stand for themselves */
 			b = c;
-			if (c >= 0x80)
-			{
-				/* a multibyte character after a backslash */
-				p->pos--;
-				return MARSHAL_OK;
-			}
 			break;
 	}
-	return put_bytes(p, &b, 1);
+	*out = b;
+	return MARSHAL_OK;
+}
+
+/*
+ * Whether "#" (just read) starts an interpolation Ruby would evaluate: #{,
+ * #@ivar, #@@cvar, #$gvar ($1, $~, $-w, ...); otherwise it is text.
+ */
+static bool
+interpolation_at(Parser *p)
+{
+	size_t		q = p->pos;
+	unsigned char c;
+
+	if (q >= p->len)
+		return false;
+	c = (unsigned char) p->s[q];
+	if (c == '{')
+		return true;
+	if (c == '@')
+	{
+		q++;
+		if (q < p->len && p->s[q] == '@')
+			q++;
+		return q < p->len && ident_start((unsigned char) p->s[q]);
+	}
+	if (c == '$')
+	{
+		q++;
+		if (q >= p->len)
+			return false;
+		c = (unsigned char) p->s[q];
+		if (ident_start(c) || (c >= '0' && c <= '9') ||
+			strchr("~*$?!@/\\;,.=:<>\"&'`+", c) != NULL)
+			return c != '\0';
+		return c == '-' && q + 1 < p->len && ident_char((unsigned char) p->s[q + 1]);
+	}
+	return false;
 }
 
 /* A quoted string (double or single), the quote already read. */
@@ -366,9 +489,11 @@ parse_quoted(Parser *p, char quote)
 				TRY(put_bytes(p, &c, 1));
 			continue;
 		}
-		if (quote == '"' && c == '#' && p->pos < p->len &&
-			(p->s[p->pos] == '{' || p->s[p->pos] == '@' || p->s[p->pos] == '$'))
+		if (quote == '"' && c == '#' && interpolation_at(p))
 			return syntax(p, p->pos - 1, "string interpolation is not evaluated");
+		/* Ruby reads a source line ending CR LF as LF */
+		if (c == '\r' && p->pos < p->len && p->s[p->pos] == '\n')
+			continue;
 		TRY(put_bytes(p, &c, 1));
 	}
 }
@@ -457,6 +582,8 @@ parse_number(Parser *p, bool negative, size_t start)
 			base = 10, p->pos += 2;
 		else if (c >= '0' && c <= '7')
 			base = 8, p->pos += 1;
+		else if (c == '8' || c == '9')
+			return syntax(p, p->pos + 1, "invalid octal digit");
 	}
 	/* digits with single underscores between them */
 	for (;;)
@@ -514,8 +641,15 @@ parse_number(Parser *p, bool negative, size_t start)
 			TRY(put_bytes(p, &p->s[p->pos++], 1));
 		if (p->pos >= p->len || p->s[p->pos] < '0' || p->s[p->pos] > '9')
 			return syntax(p, save, "expected exponent digits");
-		while (p->pos < p->len && p->s[p->pos] >= '0' && p->s[p->pos] <= '9')
-			TRY(put_bytes(p, &p->s[p->pos++], 1));
+		/* digits with single underscores between them, as in the mantissa */
+		while (p->pos < p->len && ((p->s[p->pos] >= '0' && p->s[p->pos] <= '9') ||
+								   (p->s[p->pos] == '_' && p->pos + 1 < p->len &&
+									p->s[p->pos + 1] >= '0' && p->s[p->pos + 1] <= '9')))
+		{
+			if (p->s[p->pos] != '_')
+				TRY(put_bytes(p, &p->s[p->pos], 1));
+			p->pos++;
+		}
 	}
 	if (is_float)
 	{
@@ -585,14 +719,14 @@ parse_container(Parser *p, char close, LitType type)
 				}
 			}
 			TRY(parse_value(p));
-			skip_space(p);
+			skip_hspace(p);
 			if (p->nodes[k].type == L_STRING && p->pos < p->len && p->s[p->pos] == ':' &&
 				(p->s[keystart] == '"' || p->s[keystart] == '\''))
 			{
 				/* "a b": 1 makes a Symbol */
 				p->nodes[k].type = L_SYMBOL;
 				p->pos++;
-				if (!marshal_utf8_valid(p->bytes + p->nodes[k].off, p->nodes[k].len, false))
+				if (!marshal_utf8_valid(p->bytes + p->nodes[k].off, p->nodes[k].len, true))
 					return syntax(p, keystart, "symbol is not valid UTF-8");
 				goto value;
 			}
@@ -606,12 +740,14 @@ parse_container(Parser *p, char close, LitType type)
 		else
 			TRY(parse_value(p));
 		p->nodes[i].count++;
-		skip_space(p);
+		skip_hspace(p);
 		if (p->pos < p->len && p->s[p->pos] == ',')
 		{
 			p->pos++;
 			continue;
 		}
+		/* after a newline only the closing bracket may follow */
+		skip_space(p);
 		if (p->pos < p->len && p->s[p->pos] == close)
 			break;
 		return syntax(p, p->pos, "expected ',' or '%c'", close);
@@ -621,6 +757,13 @@ parse_container(Parser *p, char close, LitType type)
 	p->depth--;
 	(void) start;
 	return MARSHAL_OK;
+}
+
+/* Whether an identifier goes on n bytes past pos (Infinityx is no value). */
+static bool
+word_continues(Parser *p, size_t n)
+{
+	return p->pos + n < p->len && ident_char((unsigned char) p->s[p->pos + n]);
 }
 
 static MarshalStatus
@@ -650,10 +793,15 @@ parse_value(Parser *p)
 		case '+':
 			negative = p->s[p->pos] == '-';
 			p->pos++;
-			if (at(p, "Float::INFINITY"))
+			if (negative && at(p, "Float::INFINITY"))
 			{
 				p->pos += 15;
-				return new_node(p, negative ? L_NEG_INF : L_INF, &i);
+				return new_node(p, L_NEG_INF, &i);
+			}
+			if (negative && at(p, "Infinity") && !word_continues(p, 8))
+			{
+				p->pos += 8;
+				return new_node(p, L_NEG_INF, &i);
 			}
 			if (p->pos >= p->len || p->s[p->pos] < '0' || p->s[p->pos] > '9')
 				return syntax(p, start, "expected a number after the sign");
@@ -671,6 +819,17 @@ parse_value(Parser *p)
 	if (at(p, "Float::NAN"))
 	{
 		p->pos += 10;
+		return new_node(p, L_NAN, &i);
+	}
+	/* inspect's spelling of the constants, so inspect text reads back */
+	if (at(p, "Infinity") && !word_continues(p, 8))
+	{
+		p->pos += 8;
+		return new_node(p, L_INF, &i);
+	}
+	if (at(p, "NaN") && !word_continues(p, 3))
+	{
+		p->pos += 3;
 		return new_node(p, L_NAN, &i);
 	}
 	{
@@ -698,10 +857,20 @@ parse_value(Parser *p)
 	return syntax(p, start, "expected a Ruby literal (nothing is evaluated)");
 }
 
-/* Digits in base 2, 8, 10 or 16 (underscores removed) to an Integer. */
-static void
-write_integer(MarshalWriter *w, const uint8_t *digits, size_t len, int base,
-			  bool negative, uint32_t *limbs)
+/* What writing the parsed tree needs. */
+typedef struct Emit
+{
+	Parser	   *p;
+	MarshalWriter *w;
+	uint32_t   *limbs;			/* scratch for the longest Integer, twice */
+	uint32_t   *limbs2;
+	int64_t		nan_slot;		/* Float::NAN and Float::INFINITY: one object */
+	int64_t		inf_slot;
+} Emit;
+
+/* Digits in base 2, 8, 10 or 16 (underscores removed) to 32-bit limbs. */
+static size_t
+int_limbs(const uint8_t *digits, size_t len, int base, uint32_t *limbs)
 {
 	size_t		nlimbs = 0;
 
@@ -719,6 +888,15 @@ write_integer(MarshalWriter *w, const uint8_t *digits, size_t len, int base,
 		if (carry)
 			limbs[nlimbs++] = (uint32_t) carry;
 	}
+	return nlimbs;
+}
+
+static void
+write_integer(MarshalWriter *w, const uint8_t *digits, size_t len, int base,
+			  bool negative, uint32_t *limbs)
+{
+	size_t		nlimbs = int_limbs(digits, len, base, limbs);
+
 	/* little-endian bytes of the magnitude, in place, word by word */
 	for (size_t j = 0; j < nlimbs; j++)
 	{
@@ -733,10 +911,282 @@ write_integer(MarshalWriter *w, const uint8_t *digits, size_t len, int base,
 	marshal_write_bignum(w, negative, (const uint8_t *) limbs, nlimbs * 4);
 }
 
-static void
-write_tree(Parser *p, MarshalWriter *w, size_t i, bool key, uint32_t *limbs,
-		   int64_t *nan_slot, int64_t *inf_slot)
+/*
+ * Hash keys as Ruby merges them.  The parser first drops an earlier pair
+ * whose key is the same literal as a later one (strings, symbols, integers,
+ * floats of the same bits): the later pair keeps its place.  Evaluating
+ * the rest is Hash#[]=: a key eql? to an earlier one (nil, -0.0 and 0.0,
+ * Float::NAN twice, equal arrays) keeps the first key's place and takes
+ * the last value.
+ */
+static bool
+is_float_node(const LitNode *n)
 {
+	return n->type == L_FLOAT || n->type == L_NAN || n->type == L_INF ||
+		n->type == L_NEG_INF;
+}
+
+static double
+float_of(const LitNode *n)
+{
+	return n->type == L_FLOAT ? n->d : n->type == L_INF ? INFINITY :
+		n->type == L_NEG_INF ? -INFINITY : NAN;
+}
+
+static bool
+is_literal_key(const LitNode *n)
+{
+	return n->type == L_STRING || n->type == L_SYMBOL || n->type == L_INT ||
+		n->type == L_FLOAT;
+}
+
+static uint64_t
+mix(uint64_t h, const void *data, size_t len)
+{
+	const uint8_t *b = data;
+
+	for (size_t k = 0; k < len; k++)
+		h = (h ^ b[k]) * 0x100000001b3ULL;	/* FNV-1a */
+	return h;
+}
+
+/* A hash of node i consistent with key_eql (and so with literal_eq). */
+static uint64_t
+key_hash(Emit *e, size_t i)
+{
+	const LitNode *n = &e->p->nodes[i];
+	uint64_t	h = 0xcbf29ce484222325ULL;
+	int			cls = is_float_node(n) ? L_FLOAT : n->type;
+
+	h = mix(h, &cls, sizeof(cls));
+	switch (n->type)
+	{
+		case L_INT:
+			{
+				size_t		nl = int_limbs(e->p->bytes + n->off, n->len, n->base, e->limbs);
+				bool		neg = n->negative && nl > 0;
+
+				h = mix(h, &neg, sizeof(neg));
+				return mix(h, e->limbs, nl * sizeof(uint32_t));
+			}
+		case L_FLOAT:
+		case L_NAN:
+		case L_INF:
+		case L_NEG_INF:
+			{
+				double		d = float_of(n);
+
+				if (d == 0.0)
+					d = 0.0;	/* -0.0 eql? 0.0 */
+				return isnan(d) ? h : mix(h, &d, sizeof(d));
+			}
+		case L_STRING:
+		case L_SYMBOL:
+			return mix(h, e->p->bytes + n->off, n->len);
+		case L_ARRAY:
+		case L_HASH:
+			{
+				size_t		c = i + 1;
+				uint32_t	items = n->count * (n->type == L_HASH ? 2 : 1);
+
+				h = mix(h, &n->count, sizeof(n->count));
+				for (uint32_t k = 0; k < items; k++)
+				{
+					uint64_t	sub = key_hash(e, c);
+
+					h = mix(h, &sub, sizeof(sub));
+					c += e->p->nodes[c].size;
+				}
+				return h;
+			}
+		default:
+			return h;
+	}
+}
+
+static bool
+int_eq(Emit *e, const LitNode *a, const LitNode *b)
+{
+	size_t		na = int_limbs(e->p->bytes + a->off, a->len, a->base, e->limbs);
+	size_t		nb = int_limbs(e->p->bytes + b->off, b->len, b->base, e->limbs2);
+
+	return na == nb && (na == 0 || a->negative == b->negative) &&
+		memcmp(e->limbs, e->limbs2, na * sizeof(uint32_t)) == 0;
+}
+
+/* The same literal key, as the parser compares them. */
+static bool
+literal_eq(Emit *e, size_t i, size_t j)
+{
+	const LitNode *a = &e->p->nodes[i];
+	const LitNode *b = &e->p->nodes[j];
+
+	if (!is_literal_key(a) || a->type != b->type)
+		return false;
+	if (a->type == L_INT)
+		return int_eq(e, a, b);
+	if (a->type == L_FLOAT)
+		return memcmp(&a->d, &b->d, sizeof(double)) == 0;
+	return a->len == b->len &&
+		memcmp(e->p->bytes + a->off, e->p->bytes + b->off, a->len) == 0;
+}
+
+/* Ruby's eql? between two evaluated keys. */
+static bool
+key_eql(Emit *e, size_t i, size_t j)
+{
+	const LitNode *a = &e->p->nodes[i];
+	const LitNode *b = &e->p->nodes[j];
+
+	if (is_float_node(a) || is_float_node(b))
+	{
+		if (!is_float_node(a) || !is_float_node(b))
+			return false;
+		/* NaN is only the Float::NAN constant here: one object */
+		if (a->type == L_NAN || b->type == L_NAN)
+			return a->type == b->type;
+		return float_of(a) == float_of(b);
+	}
+	if (a->type != b->type || a->count != b->count)
+		return false;
+	switch (a->type)
+	{
+		case L_INT:
+			return int_eq(e, a, b);
+		case L_STRING:
+		case L_SYMBOL:
+			return a->len == b->len &&
+				memcmp(e->p->bytes + a->off, e->p->bytes + b->off, a->len) == 0;
+		case L_ARRAY:
+		case L_HASH:
+			{
+				size_t		ca = i + 1;
+				size_t		cb = j + 1;
+				uint32_t	items = a->count * (a->type == L_HASH ? 2 : 1);
+
+				for (uint32_t k = 0; k < items; k++)
+				{
+					if (!key_eql(e, ca, cb))
+						return false;
+					ca += e->p->nodes[ca].size;
+					cb += e->p->nodes[cb].size;
+				}
+				return true;
+			}
+		default:
+			return true;		/* nil, true, false */
+	}
+}
+
+typedef struct KeyRef
+{
+	uint64_t	hash;
+	uint32_t	pair;
+} KeyRef;
+
+static int
+cmp_keyref(const void *x, const void *y)
+{
+	const KeyRef *a = x;
+	const KeyRef *b = y;
+
+	if (a->hash != b->hash)
+		return a->hash < b->hash ? -1 : 1;
+	return a->pair < b->pair ? -1 : a->pair > b->pair;
+}
+
+static MarshalStatus write_tree(Emit *e, size_t i, bool key);
+
+/* A Hash literal: its pairs merged as Ruby merges them, then written. */
+static MarshalStatus
+write_hash(Emit *e, size_t i)
+{
+	Parser	   *p = e->p;
+	uint32_t	n = p->nodes[i].count;
+	size_t	   *keyat = p_realloc(p, NULL, (n + 1) * sizeof(size_t));
+	size_t	   *valat = p_realloc(p, NULL, (n + 1) * sizeof(size_t));
+	KeyRef	   *refs = p_realloc(p, NULL, (n + 1) * sizeof(KeyRef));
+	bool	   *alive = p_realloc(p, NULL, (n + 1) * sizeof(bool));
+	size_t		c = i + 1;
+	uint32_t	live = 0;
+	MarshalStatus st = MARSHAL_OK;
+
+	if (!keyat || !valat || !refs || !alive)
+	{
+		st = oom(p);
+		goto out;
+	}
+	for (uint32_t k = 0; k < n; k++)
+	{
+		keyat[k] = c;
+		c += p->nodes[c].size;
+		valat[k] = c;
+		c += p->nodes[c].size;
+		alive[k] = true;
+		refs[k].hash = key_hash(e, keyat[k]);
+		refs[k].pair = k;
+	}
+	/* equal keys have equal hashes: compare only within a run */
+	qsort(refs, n, sizeof(KeyRef), cmp_keyref);
+	for (uint32_t a = 0; a < n;)
+	{
+		uint32_t	b = a;
+
+		while (b < n && refs[b].hash == refs[a].hash)
+			b++;
+		/* the parser's pass: an earlier same literal is dropped */
+		for (uint32_t x = a; x < b; x++)
+			for (uint32_t y = x + 1; y < b; y++)
+				if (literal_eq(e, keyat[refs[x].pair], keyat[refs[y].pair]))
+				{
+					alive[refs[x].pair] = false;
+					break;
+				}
+		/* Hash#[]=: a later eql? key gives its value to the first */
+		for (uint32_t x = a; x < b; x++)
+		{
+			uint32_t	px = refs[x].pair;
+
+			if (!alive[px])
+				continue;
+			for (uint32_t y = x + 1; y < b; y++)
+			{
+				uint32_t	py = refs[y].pair;
+
+				if (alive[py] && key_eql(e, keyat[px], keyat[py]))
+				{
+					valat[px] = valat[py];
+					alive[py] = false;
+				}
+			}
+		}
+		a = b;
+	}
+	for (uint32_t k = 0; k < n; k++)
+		live += alive[k];
+	marshal_write_hash(e->w, live);
+	for (uint32_t k = 0; k < n && st == MARSHAL_OK; k++)
+	{
+		if (!alive[k])
+			continue;
+		/* hash literal String keys are frozen, deduplicated */
+		st = write_tree(e, keyat[k], true);
+		if (st == MARSHAL_OK)
+			st = write_tree(e, valat[k], false);
+	}
+out:
+	p_free(p, keyat);
+	p_free(p, valat);
+	p_free(p, refs);
+	p_free(p, alive);
+	return st;
+}
+
+static MarshalStatus
+write_tree(Emit *e, size_t i, bool key)
+{
+	Parser	   *p = e->p;
+	MarshalWriter *w = e->w;
 	LitNode    *n = &p->nodes[i];
 	const uint8_t *b = p->bytes + n->off;
 
@@ -750,7 +1200,7 @@ write_tree(Parser *p, MarshalWriter *w, size_t i, bool key, uint32_t *limbs,
 			marshal_write_bool(w, n->type == L_TRUE);
 			break;
 		case L_INT:
-			write_integer(w, b, n->len, n->base, n->negative, limbs);
+			write_integer(w, b, n->len, n->base, n->negative, e->limbs);
 			break;
 		case L_FLOAT:
 		case L_NEG_INF:
@@ -760,7 +1210,7 @@ write_tree(Parser *p, MarshalWriter *w, size_t i, bool key, uint32_t *limbs,
 		case L_INF:
 			{
 				/* a constant: one object, linked where it repeats */
-				int64_t    *slot = n->type == L_NAN ? nan_slot : inf_slot;
+				int64_t    *slot = n->type == L_NAN ? &e->nan_slot : &e->inf_slot;
 
 				if (*slot >= 0)
 					marshal_write_link(w, (uint32_t) *slot);
@@ -780,25 +1230,22 @@ write_tree(Parser *p, MarshalWriter *w, size_t i, bool key, uint32_t *limbs,
 		case L_SYMBOL:
 			marshal_write_symbol(w, b, n->len);
 			break;
-		case L_ARRAY:
 		case L_HASH:
+			return write_hash(e, i);
+		case L_ARRAY:
 			{
 				size_t		c = i + 1;
 
-				if (n->type == L_ARRAY)
-					marshal_write_array(w, n->count);
-				else
-					marshal_write_hash(w, n->count);
-				for (uint32_t k = 0; k < n->count * (n->type == L_HASH ? 2 : 1); k++)
+				marshal_write_array(w, n->count);
+				for (uint32_t k = 0; k < n->count; k++)
 				{
-					/* hash literal String keys are frozen, deduplicated */
-					write_tree(p, w, c, n->type == L_HASH && k % 2 == 0, limbs,
-							   nan_slot, inf_slot);
+					TRY(write_tree(e, c, false));
 					c += p->nodes[c].size;
 				}
 				break;
 			}
 	}
+	return MARSHAL_OK;
 }
 
 MarshalStatus
@@ -829,14 +1276,13 @@ marshal_from_literal(const char *text, size_t len, const MarshalHooks *hooks,
 	if (st == MARSHAL_OK)
 	{
 		MarshalWriter *w = marshal_writer_new(hooks);
-		int64_t		nan_slot = -1;
-		int64_t		inf_slot = -1;
+		Emit		e;
 
-		/* scratch for the longest Integer's limbs */
+		/* scratch for the longest Integer's limbs, twice (to compare two) */
 		for (size_t k = 0; k < p.nnodes; k++)
 			if (p.nodes[k].type == L_INT && p.nodes[k].len > maxdigits)
 				maxdigits = p.nodes[k].len;
-		limbs = p_realloc(&p, NULL, (maxdigits / 2 + 2) * sizeof(uint32_t));
+		limbs = p_realloc(&p, NULL, 2 * (maxdigits / 2 + 2) * sizeof(uint32_t));
 		if (w == NULL || limbs == NULL)
 		{
 			marshal_writer_free(w);
@@ -844,10 +1290,21 @@ marshal_from_literal(const char *text, size_t len, const MarshalHooks *hooks,
 		}
 		else
 		{
-			write_tree(&p, w, 0, false, limbs, &nan_slot, &inf_slot);
-			st = marshal_writer_finish(w, out, outlen);
-			if (st != MARSHAL_OK)
-				st = oom(&p);
+			e.p = &p;
+			e.w = w;
+			e.limbs = limbs;
+			e.limbs2 = limbs + maxdigits / 2 + 2;
+			e.nan_slot = -1;
+			e.inf_slot = -1;
+			st = write_tree(&e, 0, false);
+			if (st == MARSHAL_OK)
+			{
+				st = marshal_writer_finish(w, out, outlen);
+				if (st != MARSHAL_OK)
+					st = oom(&p);
+			}
+			else
+				marshal_writer_free(w);
 		}
 	}
 	p_free(&p, limbs);

@@ -80,6 +80,11 @@ bash test/diff/check.sh >"$log/diff" 2>&1
 cat "$log/diff"
 tally diff-fixtures "$log/diff"
 
+echo "== literal data reproduces from Ruby (inspect.tsv too when node is set up)"
+bash test/literal/check.sh >"$log/literal" 2>&1
+grep -E '^(ok|FAIL|skip|literal-fixtures:)' "$log/literal"
+tally literal-fixtures "$log/literal"
+
 echo "== Rails fixtures reproduce from ActiveSupport/ActiveRecord"
 bash test/rails/check.sh >"$log/rails" 2>&1
 cat "$log/rails"
