@@ -87,9 +87,21 @@ maybe_stop(Reader *r)
 #define TRY(expr) \
 	do { MarshalStatus s_ = (expr); if (s_ != MARSHAL_OK) return s_; } while (0)
 
+/*
+ * The reader's cost is mostly calls per value: the small readers are
+ * inlined into their callers and the error paths kept out of line.
+ */
+#if defined(__GNUC__)
+#define HOT_INLINE inline __attribute__((always_inline))
+#define COLD __attribute__((noinline, cold))
+#else
+#define HOT_INLINE inline
+#define COLD
+#endif
+
 static MarshalStatus fail_at(Reader *r, MarshalStatus status, size_t offset,
 							 const char *fmt,...)
-			__attribute__((format(printf, 4, 5)));
+			COLD __attribute__((format(printf, 4, 5)));
 static MarshalStatus read_object(Reader *r, uint8_t *kind);
 static MarshalStatus read_object0(Reader *r, size_t start, int *ivp,
 								  uint8_t *kind);
@@ -110,7 +122,7 @@ fail_at(Reader *r, MarshalStatus status, size_t offset, const char *fmt,...)
 }
 
 /* "expected <what>, found <the byte at offset or end of data>" */
-static MarshalStatus
+static COLD MarshalStatus
 fail_expected(Reader *r, size_t offset, const char *what)
 {
 	if (offset >= r->len)
@@ -186,11 +198,12 @@ hook_free(const MarshalHooks *h, void *ptr)
  * byte of input, so the count never exceeds r->len and the doubling stays
  * within a small multiple of the input size.
  */
-static MarshalStatus
+static COLD MarshalStatus
 grow(Reader *r, uint8_t **kinds, uint32_t **positions, uint8_t **extra,
 	 uint32_t *cap)
 {
-	uint32_t	newcap = *cap ? *cap * 2 : 32;
+	/* start near the size the input suggests: fewer reallocs of big tables */
+	uint32_t	newcap = *cap ? *cap * 2 : (uint32_t) (r->len / 16 > 32 ? r->len / 16 : 32);
 	void	   *p;
 
 	if (newcap > r->len + 1)
@@ -218,7 +231,7 @@ grow(Reader *r, uint8_t **kinds, uint32_t **positions, uint8_t **extra,
 }
 
 /* Register an object slot (MRI's r_entry / r_prepare). */
-static MarshalStatus
+static HOT_INLINE MarshalStatus
 add_object(Reader *r, uint8_t kind, size_t start, uint32_t *slot)
 {
 	if (r->nobj == r->objcap)
@@ -232,7 +245,7 @@ add_object(Reader *r, uint8_t kind, size_t start, uint32_t *slot)
 	return maybe_stop(r);
 }
 
-static MarshalStatus
+static HOT_INLINE MarshalStatus
 read_byte(Reader *r, const char *what, int *c)
 {
 	if (r->pos >= r->len)
@@ -245,11 +258,23 @@ read_byte(Reader *r, const char *what, int *c)
 }
 
 /* One packed long (MRI's r_long, see marshal_decode_long). */
-static MarshalStatus
+static HOT_INLINE MarshalStatus
 read_long(Reader *r, const char *what, int64_t *out)
 {
 	size_t		start = r->pos;
 
+	/* the one-byte forms (-123..122) inline; the rest in marshal_text.c */
+	if (start < r->len)
+	{
+		int8_t		c = (int8_t) r->buf[start];
+
+		if (c == 0 || c > 4 || c < -4)
+		{
+			*out = c == 0 ? 0 : c > 0 ? c - 5 : c + 5;
+			r->pos = start + 1;
+			return MARSHAL_OK;
+		}
+	}
 	if (!marshal_decode_long(r->buf, r->len, &r->pos, out))
 	{
 		*out = 0;
@@ -266,12 +291,13 @@ read_long(Reader *r, const char *what, int64_t *out)
  * A length or count of items of at least "unit" bytes each: never negative,
  * within the codec's limit, and within the bytes left.
  */
-static MarshalStatus
+static HOT_INLINE MarshalStatus
 read_length(Reader *r, const char *what, size_t unit, size_t *out)
 {
 	size_t		start = r->pos;
 	int64_t		v;
 
+	*out = 0;
 	TRY(read_long(r, what, &v));
 	if (v < 0)
 		return fail_at(r, MARSHAL_ERR_FORMAT, start,
@@ -291,7 +317,7 @@ read_length(Reader *r, const char *what, size_t unit, size_t *out)
 }
 
 /* Read a length-prefixed byte string; *p points into the buffer. */
-static MarshalStatus
+static HOT_INLINE MarshalStatus
 read_bytes(Reader *r, const char *what, const uint8_t **p, size_t *n)
 {
 	TRY(read_length(r, what, 1, n));
@@ -512,12 +538,26 @@ read_ivars(Reader *r, uint8_t target, bool *has_encoding)
 		SymTag		tag;
 
 		at = r->pos;
-		TRY(read_symbol(r, &name));
-		tag = (SymTag) r->sym_tag[name];
-		vpos = r->pos;
-		vslot = r->nobj;
-		TRY(read_object(r, &vkind));
-		TRY(encoding_of_ivar(r, tag, vkind, vpos, vslot, &enc));
+		/* the usual ";<E> T|F" (a link to :E, then true or false), directly */
+		if (at + 2 < r->len && r->buf[at] == MT_SYMLINK &&
+			(r->buf[at + 1] == 0 || (r->buf[at + 1] > 5 && r->buf[at + 1] < 128)) &&
+			(r->buf[at + 2] == MT_TRUE || r->buf[at + 2] == MT_FALSE) &&
+			(uint32_t) (r->buf[at + 1] ? r->buf[at + 1] - 5 : 0) < r->nsym &&
+			r->sym_tag[r->buf[at + 1] ? r->buf[at + 1] - 5 : 0] == SYM_E)
+		{
+			tag = SYM_E;
+			enc = r->buf[at + 2] == MT_TRUE ? 'U' : 'A';
+			r->pos = at + 3;
+		}
+		else
+		{
+			TRY(read_symbol(r, &name));
+			tag = (SymTag) r->sym_tag[name];
+			vpos = r->pos;
+			vslot = r->nobj;
+			TRY(read_object(r, &vkind));
+			TRY(encoding_of_ivar(r, tag, vkind, vpos, vslot, &enc));
+		}
 		if (enc)
 		{
 			if (target != MK_STRING && target != MK_REGEXP &&
