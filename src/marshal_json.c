@@ -547,6 +547,11 @@ decode_time(Walk *w, const MarshalNode *n, TimeInfo *t)
 			{
 				int64_t		v = 0;
 
+				/* past 4 bytes of years, seconds since 1970 overflow 64 bits */
+				if (ext > 4)
+					return fail(w, MARSHAL_ERR_UNREPRESENTABLE, n->pos,
+								"Time year extension of %d bytes is out of range",
+								(int) ext);
 				for (int64_t i = ext; i-- > 0;)
 					v = v << 8 | b[8 + e + i];
 				year = year == 1900 ? 1900 - v : 1900 + 0xffff + v;
