@@ -9,7 +9,7 @@ OBJS = $(CODEC_OBJS) src/rbmarshal.o src/rbmarshal_io.o src/rbmarshal_jsonb.o sr
 DATA = $(wildcard rbmarshal--*.sql)
 
 # fixtures loads the tables the others read
-REGRESS = fixtures io compare copy errors jsonb differential navigation builders migrate rails adversarial
+REGRESS = fixtures io compare copy errors jsonb differential navigation builders migrate rails adversarial literal
 REGRESS_OPTS = --load-extension=$(EXTENSION)
 
 # Warnings are errors in every build (CI and developers alike).

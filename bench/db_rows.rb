@@ -13,8 +13,9 @@ dir = ARGV[0] or abort "usage: db_rows.rb DIR N"
 n = Integer(ARGV[1] || 20_000)
 rng = Random.new(20_241_130)
 
+ALPHA = ("a".."z").to_a.freeze
 def hexstr(rng, len) = Array.new(len) { "0123456789abcdef"[rng.rand(16)] }.join
-def word(rng, len) = Array.new(len) { ("a".."z").to_a[rng.rand(26)] }.join
+def word(rng, len) = Array.new(len) { ALPHA[rng.rand(26)] }.join
 
 session = lambda do |i|
   {
