@@ -206,10 +206,11 @@ typedef enum Op
 {
 	OP_VALIDATE,
 	OP_INDEX,
-	OP_SKIPSCAN
+	OP_SKIPSCAN,
+	OP_JSON						/* Marshal -> JSON text (validate, index, walk) */
 } Op;
 
-static const char *const op_names[] = {"validate", "index", "skipscan"};
+static const char *const op_names[] = {"validate", "index", "skipscan", "tojson"};
 
 /* results feed this so the compiler cannot drop any call */
 static volatile unsigned long sink;
@@ -254,6 +255,21 @@ run_pass(Op op, const uint8_t *buf, size_t len, long reps)
 		case OP_SKIPSCAN:
 			for (long i = 0; i < reps; i++)
 				acc += skip_stream(buf, len);
+			break;
+		case OP_JSON:
+			for (long i = 0; i < reps; i++)
+			{
+				MarshalError err;
+				MarshalJsonOptions opts;
+				char	   *out = NULL;
+				size_t		outlen = 0;
+
+				memset(&opts, 0, sizeof(opts));
+				opts.time_precision = 3;
+				acc += marshal_to_json_text(buf, len, &opts, NULL, &out, &outlen, &err);
+				acc += outlen;
+				free(out);
+			}
 			break;
 	}
 	sink += acc;
@@ -415,6 +431,8 @@ main(int argc, char **argv)
 		bench_op(label, name, OP_VALIDATE, buf, len, warmup, passes, target_ms);
 		bench_op(label, name, OP_INDEX, buf, len, warmup, passes, target_ms);
 		bench_op(label, name, OP_SKIPSCAN, buf, len, warmup, passes, target_ms);
+		if (getenv("BENCH_JSON"))
+			bench_op(label, name, OP_JSON, buf, len, warmup, passes, target_ms);
 		free(buf);
 	}
 	return 0;

@@ -32,6 +32,7 @@ OP_LABEL = {
   "validate" => "marshal_validate",
   "index" => "marshal_index + free",
   "skipscan" => "skip-scan (floor)",
+  "tojson" => "Marshal -> JSON text (codec)",
   "load" => "Marshal.load",
   "dump" => "Marshal.dump(Marshal.load)",
   "json" => "JSON.generate(Marshal.load)",
@@ -92,6 +93,12 @@ workloads.each do |w|
     end
     printf("    %-52s %8s / %-8s\n", "validate / skip-scan [#{bld}]", ratio(val[7], skip[7]), ratio(val[6], skip[6]))
     printf("    %-52s %8s / %-8s\n", "index / skip-scan [#{bld}]", ratio(idx[7], skip[7]), ratio(idx[6], skip[6])) if idx
+    tj = get.("codec", bld, "tojson")
+    mj = get.("MRI", nil, "json") || get.("MRI", nil, "json(AS)")
+    if tj && mj
+      printf("    %-52s %8s / %-8s\n", "MRI #{OP_LABEL[mj[3]]} / codec JSON text [#{bld}]",
+             ratio(mj[7], tj[7]), ratio(mj[6], tj[6]))
+    end
     summary << [w, bld, val[7], skip[7], load && load[7], bytes]
   end
 end

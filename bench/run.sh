@@ -110,14 +110,18 @@ if command -v pg_config >/dev/null; then
 	flags+=("$(pg_config --cflags) $(pg_config --cflags_sl)")
 fi
 for i in "${!bins[@]}"; do
-	cmd="$CC $BASE_CFLAGS ${flags[$i]} -o ${bins[$i]} bench/bench_codec.c $CODEC_SRC"
+	cmd="$CC $BASE_CFLAGS ${flags[$i]} -o ${bins[$i]} bench/bench_codec.c $CODEC_SRC -lm"
 	echo "[${labels[$i]}] $cmd"
 	# shellcheck disable=SC2086
-	$CC $BASE_CFLAGS ${flags[$i]} -o "${bins[$i]}" bench/bench_codec.c $CODEC_SRC
+	$CC $BASE_CFLAGS ${flags[$i]} -o "${bins[$i]}" bench/bench_codec.c $CODEC_SRC -lm
 done
 
 echo
 echo "=== running (progress on stderr)"
+# the JSON text op needs the codec's JSON walker among the sources
+case " $CODEC_SRC " in
+*marshal_json.c*) export BENCH_JSON=1 ;;
+esac
 for w in $WORKLOADS; do
 	f=$OUT/$w.bin
 	for i in "${!bins[@]}"; do
