@@ -121,6 +121,18 @@ fail_at(Reader *r, MarshalStatus status, size_t offset, const char *fmt,...)
 	return status;
 }
 
+/* One level deeper: the depth limit and, now and then, the stack check. */
+static HOT_INLINE MarshalStatus
+descend(Reader *r)
+{
+	if (++r->depth > r->max_depth)
+		return fail_at(r, MARSHAL_ERR_DEPTH, r->pos,
+					   "nesting deeper than %u levels", r->max_depth);
+	if (r->depth % STACK_EVERY == 0 && r->hooks && r->hooks->check_stack)
+		r->hooks->check_stack(r->hooks->ctx);
+	return MARSHAL_OK;
+}
+
 /* "expected <what>, found <the byte at offset or end of data>" */
 static COLD MarshalStatus
 fail_expected(Reader *r, size_t offset, const char *what)
@@ -433,11 +445,7 @@ read_symreal(Reader *r, int ivar, uint32_t *index)
 		int64_t		count;
 
 		/* a symbol's ivar names are symbols with ivars of their own: bound */
-		if (++r->depth > r->max_depth)
-			return fail_at(r, MARSHAL_ERR_DEPTH, r->pos,
-						   "nesting deeper than %u levels", r->max_depth);
-		if (r->depth % STACK_EVERY == 0 && r->hooks && r->hooks->check_stack)
-			r->hooks->check_stack(r->hooks->ctx);
+		TRY(descend(r));
 		TRY(read_long(r, "ivar count", &count));
 		while (count-- > 0)
 		{
@@ -639,11 +647,7 @@ read_object0(Reader *r, size_t start, int *ivp, uint8_t *kind)
 	int			type;
 	MarshalStatus st;
 
-	if (++r->depth > r->max_depth)
-		return fail_at(r, MARSHAL_ERR_DEPTH, r->pos,
-					   "nesting deeper than %u levels", r->max_depth);
-	if (r->depth % STACK_EVERY == 0 && r->hooks && r->hooks->check_stack)
-		r->hooks->check_stack(r->hooks->ctx);
+	TRY(descend(r));
 	if (++r->steps % INTERRUPT_EVERY == 0 && r->hooks &&
 		r->hooks->check_interrupts)
 		r->hooks->check_interrupts(r->hooks->ctx);
@@ -938,11 +942,7 @@ read_object_for(Reader *r, size_t start, int *ivp, int type, uint8_t *kind)
 					return read_hash_body(r, start, inner);
 				}
 				/* C :Sub C :Hash {..} is MRI's; longer chains count as depth */
-				if (++r->depth > r->max_depth)
-					return fail_at(r, MARSHAL_ERR_DEPTH, r->pos,
-								   "nesting deeper than %u levels", r->max_depth);
-				if (r->depth % STACK_EVERY == 0 && r->hooks && r->hooks->check_stack)
-					r->hooks->check_stack(r->hooks->ctx);
+				TRY(descend(r));
 				TRY(read_object_for(r, start, NULL, inner, &k));
 				r->depth--;
 				switch (k)
