@@ -375,6 +375,18 @@ static bool skip_value(const MarshalDoc *doc, size_t *pos, int depth);
 static inline bool
 skip_long(const MarshalDoc *doc, size_t *pos, int64_t *v)
 {
+	/* the one-byte forms (-123..122) here; the rest in marshal_text.c */
+	if (*pos < doc->len)
+	{
+		int8_t		c = (int8_t) doc->buf[*pos];
+
+		if (c == 0 || c > 4 || c < -4)
+		{
+			*v = c == 0 ? 0 : c > 0 ? c - 5 : c + 5;
+			(*pos)++;
+			return true;
+		}
+	}
 	return marshal_decode_long(doc->buf, doc->len, pos, v);
 }
 
@@ -449,6 +461,20 @@ skip_value(const MarshalDoc *doc, size_t *pos, int depth)
 		switch (t)
 		{
 			case MT_IVAR:
+				/* the usual text String, I " <bytes> 06 ;<n> T|F, at once */
+				if (ivars == 0 && *pos < doc->len && doc->buf[*pos] == MT_STRING)
+				{
+					size_t		p = *pos + 1;
+					const uint8_t *b = doc->buf;
+
+					if (skip_bytes(doc, &p) && p + 3 < doc->len && b[p] == 0x06 &&
+						b[p + 1] == MT_SYMLINK && (b[p + 2] == 0 || (b[p + 2] > 5 && b[p + 2] < 128)) &&
+						(b[p + 3] == MT_TRUE || b[p + 3] == MT_FALSE))
+					{
+						*pos = p + 4;
+						return true;
+					}
+				}
 				ivars++;
 				continue;
 			case MT_EXTENDED:
