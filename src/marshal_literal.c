@@ -68,6 +68,13 @@ typedef struct Parser
 #define TRY(expr) \
 	do { MarshalStatus s_ = (expr); if (s_ != MARSHAL_OK) return s_; } while (0)
 
+/* A node's decoded bytes (the buffer is not allocated until first used). */
+static inline const uint8_t *
+node_bytes(const Parser *p, const LitNode *n)
+{
+	return p->bytes ? p->bytes + n->off : (const uint8_t *) "";
+}
+
 static MarshalStatus parse_value(Parser *p);
 
 static MarshalStatus
@@ -141,6 +148,8 @@ new_node(Parser *p, LitType type, size_t *index)
 static MarshalStatus
 put_bytes(Parser *p, const void *b, size_t n)
 {
+	if (n == 0)
+		return MARSHAL_OK;		/* the buffer may not exist yet */
 	if (p->nbytes + n > p->bytecap)
 	{
 		size_t		cap = p->bytecap ? p->bytecap : 256;
@@ -509,7 +518,7 @@ parse_string(Parser *p, LitType type)
 	p->nodes[i].len = p->nbytes - p->nodes[i].off;
 	/* Ruby refuses a Symbol that is not valid in its encoding */
 	if (type == L_SYMBOL &&
-		!marshal_utf8_valid(p->bytes + p->nodes[i].off, p->nodes[i].len, true))
+		!marshal_utf8_valid(node_bytes(p, &p->nodes[i]), p->nodes[i].len, true))
 		return syntax(p, p->pos, "symbol is not valid UTF-8");
 	return MARSHAL_OK;
 }
@@ -552,7 +561,7 @@ parse_symbol_name(Parser *p, size_t start)
 done:
 	TRY(put_bytes(p, p->s + from, p->pos - from));
 	p->nodes[i].len = p->nbytes - p->nodes[i].off;
-	if (!marshal_utf8_valid(p->bytes + p->nodes[i].off, p->nodes[i].len, false))
+	if (!marshal_utf8_valid(node_bytes(p, &p->nodes[i]), p->nodes[i].len, false))
 		return syntax(p, start, "symbol is not valid UTF-8");
 	return MARSHAL_OK;
 }
@@ -726,7 +735,7 @@ parse_container(Parser *p, char close, LitType type)
 				/* "a b": 1 makes a Symbol */
 				p->nodes[k].type = L_SYMBOL;
 				p->pos++;
-				if (!marshal_utf8_valid(p->bytes + p->nodes[k].off, p->nodes[k].len, true))
+				if (!marshal_utf8_valid(node_bytes(p, &p->nodes[k]), p->nodes[k].len, true))
 					return syntax(p, keystart, "symbol is not valid UTF-8");
 				goto value;
 			}
@@ -963,7 +972,7 @@ key_hash(Emit *e, size_t i)
 	{
 		case L_INT:
 			{
-				size_t		nl = int_limbs(e->p->bytes + n->off, n->len, n->base, e->limbs);
+				size_t		nl = int_limbs(node_bytes(e->p, n), n->len, n->base, e->limbs);
 				bool		neg = n->negative && nl > 0;
 
 				h = mix(h, &neg, sizeof(neg));
@@ -982,7 +991,7 @@ key_hash(Emit *e, size_t i)
 			}
 		case L_STRING:
 		case L_SYMBOL:
-			return mix(h, e->p->bytes + n->off, n->len);
+			return mix(h, node_bytes(e->p, n), n->len);
 		case L_ARRAY:
 		case L_HASH:
 			{
@@ -1007,8 +1016,8 @@ key_hash(Emit *e, size_t i)
 static bool
 int_eq(Emit *e, const LitNode *a, const LitNode *b)
 {
-	size_t		na = int_limbs(e->p->bytes + a->off, a->len, a->base, e->limbs);
-	size_t		nb = int_limbs(e->p->bytes + b->off, b->len, b->base, e->limbs2);
+	size_t		na = int_limbs(node_bytes(e->p, a), a->len, a->base, e->limbs);
+	size_t		nb = int_limbs(node_bytes(e->p, b), b->len, b->base, e->limbs2);
 
 	return na == nb && (na == 0 || a->negative == b->negative) &&
 		memcmp(e->limbs, e->limbs2, na * sizeof(uint32_t)) == 0;
@@ -1028,7 +1037,7 @@ literal_eq(Emit *e, size_t i, size_t j)
 	if (a->type == L_FLOAT)
 		return memcmp(&a->d, &b->d, sizeof(double)) == 0;
 	return a->len == b->len &&
-		memcmp(e->p->bytes + a->off, e->p->bytes + b->off, a->len) == 0;
+		memcmp(node_bytes(e->p, a), node_bytes(e->p, b), a->len) == 0;
 }
 
 /* Ruby's eql? between two evaluated keys. */
@@ -1056,7 +1065,7 @@ key_eql(Emit *e, size_t i, size_t j)
 		case L_STRING:
 		case L_SYMBOL:
 			return a->len == b->len &&
-				memcmp(e->p->bytes + a->off, e->p->bytes + b->off, a->len) == 0;
+				memcmp(node_bytes(e->p, a), node_bytes(e->p, b), a->len) == 0;
 		case L_ARRAY:
 		case L_HASH:
 			{
@@ -1188,7 +1197,7 @@ write_tree(Emit *e, size_t i, bool key)
 	Parser	   *p = e->p;
 	MarshalWriter *w = e->w;
 	LitNode    *n = &p->nodes[i];
-	const uint8_t *b = p->bytes + n->off;
+	const uint8_t *b = node_bytes(p, n);
 
 	switch (n->type)
 	{

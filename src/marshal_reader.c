@@ -951,6 +951,7 @@ read_object_for(Reader *r, size_t start, int *ivp, int type, uint8_t *kind)
 					case MK_TRUE:
 					case MK_FALSE:
 					case MK_FIXNUM:
+					case MK_BIGNUM:	/* no Integer subclass has instances */
 					case MK_SYMBOL:
 					case MK_FLOAT:
 					case MK_OBJECT:

@@ -363,12 +363,33 @@ re_value(Reenc *r, size_t pos, size_t *next)
 	/* the wrappers, in MRI's order: I, e..., C */
 	if (n.type != MT_SYMBOL)
 	{
+		/*
+		 * Wrappers around a link (C :S @1, only in crafted streams): the link
+		 * stays a link, so ivars given to it have no value of their own to
+		 * follow and are left out.
+		 */
+		bool		to_link = false;
+
+		{
+			size_t		q = p;
+			MarshalBytes ignored;
+
+			while (q < doc->len && (doc->buf[q] == MT_IVAR || doc->buf[q] == MT_EXTENDED ||
+									doc->buf[q] == MT_UCLASS))
+			{
+				if (doc->buf[q++] != MT_IVAR)
+					TRY(marshal_symbol(doc, q, &ignored, NULL, NULL, &q, r->err));
+			}
+			to_link = q < doc->len && doc->buf[q] == MT_LINK;
+		}
 		while (p < doc->len && (doc->buf[p] == MT_IVAR || doc->buf[p] == MT_EXTENDED ||
 								doc->buf[p] == MT_UCLASS))
 		{
 			MarshalBytes name;
 			int			c = doc->buf[p++];
 
+			if (c == MT_IVAR && to_link)
+				continue;
 			if (c == MT_IVAR)
 			{
 				/* MRI writes no I for a flat value left without ivars */
@@ -394,6 +415,14 @@ re_value(Reenc *r, size_t pos, size_t *next)
 				marshal_write_extended(r->w, name.ptr, name.len);
 			else
 				marshal_write_uclass(r->w, name.ptr, name.len);
+		}
+		if (to_link)
+		{
+			size_t		ignored;
+
+			TRY(re_value(r, p, &ignored));
+			r->depth--;
+			return marshal_skip(doc, pos, next, r->err);
 		}
 	}
 
@@ -458,6 +487,12 @@ re_value(Reenc *r, size_t pos, size_t *next)
 			break;
 		case MT_USERDEF:
 			marshal_write_userdef(r->w, n.cls.ptr, n.cls.len, n.data.ptr, n.data.len);
+			/*
+			 * MRI numbers a u after its own ivars, unless a C stands between
+			 * the I and the u (I C :S u ...): then the ivars come after it.
+			 */
+			if (n.uclass.len != 0)
+				TRY(remember(r, (size_t) orig, marshal_write_remember(r->w)));
 			break;
 		default:
 			st = re_container(r, &n, orig, next);
@@ -479,7 +514,7 @@ re_value(Reenc *r, size_t pos, size_t *next)
 		}
 		else
 			*next = n.next;
-		if (n.type == MT_USERDEF)
+		if (n.type == MT_USERDEF && n.uclass.len == 0)
 			TRY(remember(r, (size_t) orig, marshal_write_remember(r->w)));
 	}
 	else if (n.has_ivars)

@@ -521,7 +521,13 @@ marshal_write_symbol(MarshalWriter *w, const uint8_t *name, size_t len)
 {
 	MarshalBytes none = {NULL, 0};
 
-	marshal_write_symbol_enc(w, name, len, MENC_UTF8, none);
+	/*
+	 * UTF-8, as Ruby source names are; bytes that are not UTF-8 (a class
+	 * name copied from a binary symbol) stay binary, so the stream reads back.
+	 */
+	marshal_write_symbol_enc(w, name, len,
+							 marshal_utf8_valid(name, len, true) ? MENC_UTF8 : MENC_BINARY,
+							 none);
 }
 
 void

@@ -33,13 +33,19 @@ FUZZ_SECONDS ?= 60
 FUZZ_JOBS ?= 1
 FUZZ_FLAGS ?=
 
-FUZZ_TARGETS := fuzz_validate fuzz_text
+FUZZ_TARGETS := fuzz_validate fuzz_text fuzz_walk
 FUZZ_BINS := $(addprefix test/fuzz/,$(FUZZ_TARGETS))
+
+# fuzz_walk drives the walkers and writers: the whole codec but zlib's part
+FUZZ_WALK_SRC ?= $(filter-out %/marshal_cache.c,$(CODEC_SRC))
 
 # keep the including Makefile's default goal (PGXS's "all")
 fuzz_saved_goal := $(.DEFAULT_GOAL)
 
-$(FUZZ_BINS): test/fuzz/%: test/fuzz/%.c $(FUZZ_SRC) $(wildcard src/marshal*.h)
+test/fuzz/fuzz_walk: test/fuzz/fuzz_walk.c $(FUZZ_WALK_SRC) $(wildcard src/marshal*.h)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -Isrc -o $@ $< $(FUZZ_WALK_SRC) $(FUZZ_LDLIBS)
+
+$(filter-out test/fuzz/fuzz_walk,$(FUZZ_BINS)): test/fuzz/%: test/fuzz/%.c $(FUZZ_SRC) $(wildcard src/marshal*.h)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -Isrc -o $@ $< $(FUZZ_SRC) $(FUZZ_LDLIBS)
 
 fuzz-build: $(FUZZ_BINS)

@@ -16,8 +16,8 @@
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 
-seconds=${FUZZ_CI_SECONDS:-25}
-targets=(fuzz_validate fuzz_text)
+seconds=${FUZZ_CI_SECONDS:-20}
+targets=(fuzz_validate fuzz_text fuzz_walk)
 passed=0
 failed=0
 log=$(mktemp -d)
@@ -79,6 +79,10 @@ if ! bash test/fuzz/seeds.sh; then
 	result 1 "seeds"
 	finish
 fi
+
+# the walkers start from the validator's seeds
+mkdir -p test/fuzz/corpus/fuzz_walk
+cp -n test/fuzz/corpus/fuzz_validate/* test/fuzz/corpus/fuzz_walk/ 2>/dev/null
 
 echo "== fuzz ${seconds}s per target"
 for t in "${targets[@]}"; do
