@@ -39,3 +39,9 @@ SELECT count(*) AS values,
 FROM insp;
 SELECT name FROM insp
 WHERE rbmarshal_inspect(decode(hex, 'hex')::rbmarshal) IS DISTINCT FROM inspect ORDER BY name;
+
+-- a float literal longer than any buffer (fuzzing found an overflow by one
+-- at 511 characters); MRI 3.1 dumps 1.000...0005 (800 zeros) as 04 08 66 06 31
+-- and -999...9.5e-600 (600 nines) as 04 08 66 07 2d 31
+SELECT (('1.' || repeat('0', 800) || '5')::rbmarshal)::text AS long_float,
+	   (('-' || repeat('9', 600) || '.5e-600')::rbmarshal)::text AS long_negative;

@@ -568,7 +568,7 @@ done:
 
 /* An Integer or a Float, with its optional sign already in *negative. */
 static MarshalStatus
-parse_number(Parser *p, bool negative, size_t start)
+parse_number(Parser *p, bool negative)
 {
 	size_t		i;
 	int			base = 10;
@@ -664,15 +664,20 @@ parse_number(Parser *p, bool negative, size_t start)
 	{
 		size_t		off = p->nodes[i].off;
 
+		char	   *t = buf;
+
+		/* sign, digits and NUL; a long literal (Ruby takes any) on the heap */
 		n = p->nbytes - off;
-		if (n >= sizeof(buf))
-			return syntax(p, start, "float literal too long");
-		buf[0] = negative ? '-' : '+';
+		if (n + 2 > sizeof(buf) && (t = p_realloc(p, NULL, n + 2)) == NULL)
+			return oom(p);
+		t[0] = negative ? '-' : '+';
 		for (size_t k = 0; k < n; k++)
-			buf[k + 1] = p->bytes[off + k] == '_' ? '0' : (char) p->bytes[off + k];
-		buf[n + 1] = '\0';
+			t[k + 1] = p->bytes[off + k] == '_' ? '0' : (char) p->bytes[off + k];
+		t[n + 1] = '\0';
 		p->nodes[i].type = L_FLOAT;
-		p->nodes[i].d = strtod(buf, NULL);
+		p->nodes[i].d = strtod(t, NULL);
+		if (t != buf)
+			p_free(p, t);
 	}
 done:
 	if (p->pos < p->len && (ident_char((unsigned char) p->s[p->pos]) || p->s[p->pos] == '.'))
@@ -814,12 +819,12 @@ parse_value(Parser *p)
 			}
 			if (p->pos >= p->len || p->s[p->pos] < '0' || p->s[p->pos] > '9')
 				return syntax(p, start, "expected a number after the sign");
-			return parse_number(p, negative, start);
+			return parse_number(p, negative);
 		default:
 			break;
 	}
 	if (p->s[p->pos] >= '0' && p->s[p->pos] <= '9')
-		return parse_number(p, false, start);
+		return parse_number(p, false);
 	if (at(p, "Float::INFINITY"))
 	{
 		p->pos += 15;
