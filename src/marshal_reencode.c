@@ -135,8 +135,20 @@ is_encoding_pair(Reenc *r, MarshalBytes name, size_t pos, bool *yes)
 }
 
 /* How many of count ivar pairs at pos are not about the encoding. */
+/*
+ * An ivar MRI reads but never dumps (its to_be_skipped_id): E or K that did
+ * not act as the encoding or the ruby2_keywords flag (crafted streams give
+ * them an encoding of their own), except K on a Hash, which MRI writes.
+ */
+static bool
+not_dumped(MarshalBytes name, bool hash)
+{
+	return name.len == 1 && (name.ptr[0] == 'E' || (name.ptr[0] == 'K' && !hash));
+}
+
 static MarshalStatus
-count_other_ivars(Reenc *r, size_t pos, int64_t count, uint32_t *others)
+count_other_ivars(Reenc *r, size_t pos, int64_t count, bool hash,
+				  uint32_t *others)
 {
 	bool		yes;
 
@@ -147,7 +159,7 @@ count_other_ivars(Reenc *r, size_t pos, int64_t count, uint32_t *others)
 
 		TRY(marshal_symbol(r->doc, pos, &name, NULL, NULL, &pos, r->err));
 		TRY(is_encoding_pair(r, name, pos, &yes));
-		*others += !yes;
+		*others += !yes && !not_dumped(name, hash);
 		TRY(marshal_skip(r->doc, pos, &pos, r->err));
 	}
 	return MARSHAL_OK;
@@ -163,13 +175,13 @@ static MarshalStatus re_fstring_key(Reenc *r, size_t pos, size_t *next,
  */
 static MarshalStatus
 re_ivars(Reenc *r, size_t pos, int64_t count, MarshalEncoding enc,
-		 MarshalBytes encname, bool time, size_t *end)
+		 MarshalBytes encname, bool time, bool hash, size_t *end)
 {
 	size_t		p = pos;
 	uint32_t	others = 0;
 	bool		yes;
 
-	TRY(count_other_ivars(r, pos, count, &others));
+	TRY(count_other_ivars(r, pos, count, hash, &others));
 	marshal_write_ivar_count(r->w, others + (enc != MENC_BINARY));
 	if (enc != MENC_BINARY)
 		marshal_write_encoding(r->w, enc, encname.ptr, encname.len);
@@ -182,7 +194,7 @@ re_ivars(Reenc *r, size_t pos, int64_t count, MarshalEncoding enc,
 
 		TRY(marshal_symbol(r->doc, p, &name, &nenc, &nencname, &p, r->err));
 		TRY(is_encoding_pair(r, name, p, &yes));
-		if (yes)
+		if (yes || not_dumped(name, hash))
 			TRY(marshal_skip(r->doc, p, &p, r->err));
 		else
 		{
@@ -400,7 +412,7 @@ re_value(Reenc *r, size_t pos, size_t *next)
 					uint32_t	others;
 
 					TRY(marshal_long(doc, n.ivars, &count, &q, r->err));
-					TRY(count_other_ivars(r, q, count, &others));
+					TRY(count_other_ivars(r, q, count, false, &others));
 					if (others == 0)
 					{
 						n.has_ivars = 0;
@@ -510,7 +522,7 @@ re_value(Reenc *r, size_t pos, size_t *next)
 
 			TRY(marshal_long(doc, n.ivars, &count, &q, r->err));
 			TRY(re_ivars(r, q, count, n.encoding, n.encname,
-						 n.type == MT_USERDEF && marshal_bytes_eq(n.cls, "Time"), next));
+						 n.type == MT_USERDEF && marshal_bytes_eq(n.cls, "Time"), false, next));
 		}
 		else
 			*next = n.next;
@@ -524,7 +536,8 @@ re_value(Reenc *r, size_t pos, size_t *next)
 			MarshalBytes none = {NULL, 0};
 
 		TRY(marshal_long(doc, *next, &count, &p, r->err));
-		TRY(re_ivars(r, p, count, MENC_BINARY, none, false, next));
+		TRY(re_ivars(r, p, count, MENC_BINARY, none, false,
+					 n.type == MT_HASH || n.type == MT_HASH_DEF, next));
 	}
 	r->depth--;
 	return MARSHAL_OK;
