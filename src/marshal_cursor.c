@@ -375,18 +375,6 @@ static bool skip_value(const MarshalDoc *doc, size_t *pos, int depth);
 static inline bool
 skip_long(const MarshalDoc *doc, size_t *pos, int64_t *v)
 {
-	/* the one-byte forms (-123..122) here; the rest in marshal_text.c */
-	if (*pos < doc->len)
-	{
-		int8_t		c = (int8_t) doc->buf[*pos];
-
-		if (c == 0 || c > 4 || c < -4)
-		{
-			*v = c == 0 ? 0 : c > 0 ? c - 5 : c + 5;
-			(*pos)++;
-			return true;
-		}
-	}
 	return marshal_decode_long(doc->buf, doc->len, pos, v);
 }
 

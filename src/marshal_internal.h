@@ -46,6 +46,19 @@ marshal_decode_long(const uint8_t *buf, size_t len, size_t *pos, int64_t *out)
 	return true;
 }
 
+/* The value of one hex digit, or -1. */
+static inline int
+marshal_hex_digit(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
 /* marshal_format.c: numbers and dates as Ruby reads and prints them */
 
 

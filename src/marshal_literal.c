@@ -213,18 +213,6 @@ at(Parser *p, const char *lit)
 	return p->len - p->pos >= n && memcmp(p->s + p->pos, lit, n) == 0;
 }
 
-static int
-hexval(int c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 static bool
 ident_start(unsigned char c)
 {
@@ -332,11 +320,11 @@ parse_escape(Parser *p)
 						if (p->pos < p->len && p->s[p->pos] == '}')
 							break;
 						cp = 0;
-						while (p->pos < p->len && hexval(p->s[p->pos]) >= 0)
+						while (p->pos < p->len && marshal_hex_digit(p->s[p->pos]) >= 0)
 						{
 							if (++digits > 6)
 								return syntax(p, p->pos, "invalid Unicode escape: more than 6 digits");
-							cp = cp * 16 + (uint32_t) hexval(p->s[p->pos++]);
+							cp = cp * 16 + (uint32_t) marshal_hex_digit(p->s[p->pos++]);
 						}
 						if (digits == 0)
 							return syntax(p, p->pos, "invalid Unicode escape");
@@ -347,9 +335,9 @@ parse_escape(Parser *p)
 				}
 				for (int i = 0; i < 4; i++)
 				{
-					if (p->pos >= p->len || hexval(p->s[p->pos]) < 0)
+					if (p->pos >= p->len || marshal_hex_digit(p->s[p->pos]) < 0)
 						return syntax(p, p->pos, "invalid Unicode escape");
-					cp = cp * 16 + (uint32_t) hexval(p->s[p->pos++]);
+					cp = cp * 16 + (uint32_t) marshal_hex_digit(p->s[p->pos++]);
 				}
 				return put_utf8(p, cp);
 			}
@@ -406,8 +394,8 @@ escape_byte(Parser *p, unsigned char c, uint8_t *out)
 				int			v = 0;
 				int			digits = 0;
 
-				while (digits < 2 && p->pos < p->len && hexval(p->s[p->pos]) >= 0)
-					v = v * 16 + hexval(p->s[p->pos++]), digits++;
+				while (digits < 2 && p->pos < p->len && marshal_hex_digit(p->s[p->pos]) >= 0)
+					v = v * 16 + marshal_hex_digit(p->s[p->pos++]), digits++;
 				if (digits == 0)
 					return syntax(p, p->pos, "invalid hex escape");
 				b = (uint8_t) v;
@@ -601,7 +589,7 @@ parse_number(Parser *p, bool negative)
 
 		while (p->pos < p->len)
 		{
-			int			v = hexval(p->s[p->pos]);
+			int			v = marshal_hex_digit(p->s[p->pos]);
 
 			if (v < 0 || v >= base)
 				break;
@@ -610,8 +598,8 @@ parse_number(Parser *p, bool negative)
 		if (p->pos == from)
 			return syntax(p, p->pos, "expected a digit");
 		TRY(put_bytes(p, p->s + from, p->pos - from));
-		if (p->pos + 1 < p->len && p->s[p->pos] == '_' && hexval(p->s[p->pos + 1]) >= 0 &&
-			hexval(p->s[p->pos + 1]) < base)
+		if (p->pos + 1 < p->len && p->s[p->pos] == '_' && marshal_hex_digit(p->s[p->pos + 1]) >= 0 &&
+			marshal_hex_digit(p->s[p->pos + 1]) < base)
 		{
 			p->pos++;
 			continue;
@@ -890,7 +878,7 @@ int_limbs(const uint8_t *digits, size_t len, int base, uint32_t *limbs)
 
 	for (size_t k = 0; k < len; k++)
 	{
-		uint64_t	carry = (uint64_t) hexval(digits[k]);
+		uint64_t	carry = (uint64_t) marshal_hex_digit(digits[k]);
 
 		for (size_t j = 0; j < nlimbs; j++)
 		{

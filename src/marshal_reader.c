@@ -275,18 +275,6 @@ read_long(Reader *r, const char *what, int64_t *out)
 {
 	size_t		start = r->pos;
 
-	/* the one-byte forms (-123..122) inline; the rest in marshal_text.c */
-	if (start < r->len)
-	{
-		int8_t		c = (int8_t) r->buf[start];
-
-		if (c == 0 || c > 4 || c < -4)
-		{
-			*out = c == 0 ? 0 : c > 0 ? c - 5 : c + 5;
-			r->pos = start + 1;
-			return MARSHAL_OK;
-		}
-	}
 	if (!marshal_decode_long(r->buf, r->len, &r->pos, out))
 	{
 		*out = 0;
@@ -544,18 +532,20 @@ read_ivars(Reader *r, uint8_t target, bool *has_encoding)
 		uint8_t		vkind;
 		int			enc;
 		SymTag		tag;
+		size_t		q;
+		int64_t		link;
 
 		at = r->pos;
 		/* the usual ";<E> T|F" (a link to :E, then true or false), directly */
-		if (at + 2 < r->len && r->buf[at] == MT_SYMLINK &&
-			(r->buf[at + 1] == 0 || (r->buf[at + 1] > 5 && r->buf[at + 1] < 128)) &&
-			(r->buf[at + 2] == MT_TRUE || r->buf[at + 2] == MT_FALSE) &&
-			(uint32_t) (r->buf[at + 1] ? r->buf[at + 1] - 5 : 0) < r->nsym &&
-			r->sym_tag[r->buf[at + 1] ? r->buf[at + 1] - 5 : 0] == SYM_E)
+		q = at + 1;
+		if (at < r->len && r->buf[at] == MT_SYMLINK &&
+			marshal_decode_long(r->buf, r->len, &q, &link) &&
+			link >= 0 && link < r->nsym && r->sym_tag[link] == SYM_E &&
+			q < r->len && (r->buf[q] == MT_TRUE || r->buf[q] == MT_FALSE))
 		{
 			tag = SYM_E;
-			enc = r->buf[at + 2] == MT_TRUE ? 'U' : 'A';
-			r->pos = at + 3;
+			enc = r->buf[q] == MT_TRUE ? 'U' : 'A';
+			r->pos = q + 1;
 		}
 		else
 		{

@@ -7,25 +7,13 @@
  * '=' padding, a newline every 60 characters; whitespace is skipped anywhere
  * and padding may be omitted, as PostgreSQL's decode(..., 'base64') does.
  */
-#include "marshal.h"
+#include "marshal_internal.h"
 
 static bool
 is_space(char c)
 {
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' ||
 		c == '\v';
-}
-
-static int
-hex_value(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
 }
 
 size_t
@@ -51,7 +39,7 @@ marshal_hex_decode(const char *src, size_t len, uint8_t *out, size_t *outlen,
 			i++;
 			continue;
 		}
-		hi = hex_value(src[i]);
+		hi = marshal_hex_digit((unsigned char) src[i]);
 		if (hi < 0)
 		{
 			*errpos = i;
@@ -62,7 +50,7 @@ marshal_hex_decode(const char *src, size_t len, uint8_t *out, size_t *outlen,
 			*errpos = i;
 			return MARSHAL_TEXT_ODD_LENGTH;
 		}
-		lo = hex_value(src[i + 1]);
+		lo = marshal_hex_digit((unsigned char) src[i + 1]);
 		if (lo < 0)
 		{
 			*errpos = i + 1;
