@@ -521,13 +521,8 @@ marshal_write_symbol(MarshalWriter *w, const uint8_t *name, size_t len)
 {
 	MarshalBytes none = {NULL, 0};
 
-	/*
-	 * UTF-8, as Ruby source names are; bytes that are not UTF-8 (a class
-	 * name copied from a binary symbol) stay binary, so the stream reads back.
-	 */
-	marshal_write_symbol_enc(w, name, len,
-							 marshal_utf8_valid(name, len, true) ? MENC_UTF8 : MENC_BINARY,
-							 none);
+	/* UTF-8, as Ruby source names are */
+	marshal_write_symbol_enc(w, name, len, MENC_UTF8, none);
 }
 
 void
@@ -549,8 +544,13 @@ marshal_write_symbol_enc(MarshalWriter *w, const uint8_t *name, size_t len,
 	w->nsymbols++;
 	for (size_t i = 0; i < len; i++)
 		ascii &= name[i] < 0x80;
-	/* an ASCII symbol is US-ASCII whatever it says; others carry theirs */
-	if (ascii || enc == MENC_BINARY)
+	/*
+	 * An ASCII symbol is US-ASCII whatever it says; others carry theirs,
+	 * but bytes that are not UTF-8 (a class name copied from a binary
+	 * symbol) stay binary, so the stream reads back.
+	 */
+	if (ascii || enc == MENC_BINARY ||
+		(enc == MENC_UTF8 && !marshal_utf8_valid(name, len, true)))
 	{
 		put_byte(w, MT_SYMBOL);
 		put_bytes(w, name, len);
