@@ -279,6 +279,14 @@ extern MarshalStatus marshal_symbol(const MarshalDoc *doc, size_t pos,
 									MarshalBytes *encname, size_t *end,
 									MarshalError *err);
 
+/*
+ * Name of symbol number n, found by skipping from the start when the index
+ * has not reached it (no tables built); *plain when it has no I wrapper.
+ */
+extern MarshalStatus marshal_find_symbol(const MarshalDoc *doc, int64_t n,
+										 MarshalBytes *name, bool *plain,
+										 MarshalError *err);
+
 /* Read one packed long at pos (lengths, counts, Integers). */
 extern MarshalStatus marshal_long(const MarshalDoc *doc, size_t pos,
 								  int64_t *value, size_t *end,
@@ -438,6 +446,28 @@ extern MarshalStatus marshal_reencode(const MarshalDoc *doc, size_t pos,
 									  const MarshalHooks *hooks,
 									  uint8_t **out, size_t *len,
 									  MarshalError *err);
+
+/*
+ * The values navigation most often returns (nil, true, false, an Integer of
+ * 31 bits, a String with no ivars or only E) re-encode to their own bytes:
+ * leaf->body, copied as it is, after 04 08 and before leaf->tail (an E ivar
+ * whose symbol link is written out).  *found is false for any other value,
+ * and for bytes MRI would not write back as they are (non-canonical longs).
+ */
+typedef struct MarshalLeaf
+{
+	MarshalBytes body;
+	uint8_t		tail[5];
+	size_t		ntail;
+} MarshalLeaf;
+
+extern MarshalStatus marshal_leaf(const MarshalDoc *doc, size_t pos,
+								  MarshalLeaf *leaf, bool *found,
+								  MarshalError *err);
+/* The leaf's stream (04 08, body, tail) into out; returns its length. */
+extern size_t marshal_leaf_write(const MarshalLeaf *leaf, uint8_t *out);
+
+#define MARSHAL_LEAF_SIZE(leaf) (2 + (leaf)->body.len + (leaf)->ntail)
 
 /* Numbers as Ruby reads and prints them (marshal_format.c). */
 

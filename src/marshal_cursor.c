@@ -148,22 +148,29 @@ marshal_symbol(const MarshalDoc *doc, size_t pos, MarshalBytes *name,
 	if (doc->buf[pos] == MT_SYMLINK)
 	{
 		size_t		p;
+		bool		plain;
 
 		if ((st = marshal_long(doc, pos + 1, &n, &pos, err)) != MARSHAL_OK ||
-			(n >= 0 && (st = marshal_doc_need(doc, n + 1, 0, err)) != MARSHAL_OK))
+			(st = marshal_find_symbol(doc, n, name, &plain, err)) != MARSHAL_OK)
 			return st;
-		if (n < 0 || n >= doc->index.nsymbols)
-			return damaged(err, pos, "symbol link out of range");
-		p = doc->index.sym_pos[n];
-		info.encoding = (MarshalEncoding) doc->index.sym_enc[n];
-		if ((st = read_bytes(doc, p, name, &p, err)) != MARSHAL_OK)
-			return st;
-		/* a named encoding: its name is in the definition's ivars */
-		if (info.encoding == MENC_NAMED && encname)
+		/* one defined with ivars has its encoding in the index */
+		if (!plain)
 		{
-			if ((st = marshal_long(doc, p, &n, &p, err)) != MARSHAL_OK ||
-				(st = read_encoding_ivars(doc, p, n, &info, &p, err)) != MARSHAL_OK)
+			if ((st = marshal_doc_need(doc, n + 1, 0, err)) != MARSHAL_OK)
 				return st;
+			if (n >= doc->index.nsymbols)
+				return damaged(err, pos, "symbol link out of range");
+			info.encoding = (MarshalEncoding) doc->index.sym_enc[n];
+			/* a named encoding: its name is in the definition's ivars */
+			if (info.encoding == MENC_NAMED && encname)
+			{
+				MarshalBytes ignored;
+
+				if ((st = read_bytes(doc, doc->index.sym_pos[n], &ignored, &p, err)) != MARSHAL_OK ||
+					(st = marshal_long(doc, p, &n, &p, err)) != MARSHAL_OK ||
+					(st = read_encoding_ivars(doc, p, n, &info, &p, err)) != MARSHAL_OK)
+					return st;
+			}
 		}
 	}
 	else if (doc->buf[pos] == MT_SYMBOL)
@@ -370,7 +377,34 @@ marshal_node(const MarshalDoc *doc, size_t pos, MarshalNode *node,
  * Skipping is the walkers' inner loop, so it reads bytes directly instead
  * of building nodes: type byte, lengths, and recursion into containers.
  */
-static bool skip_value(const MarshalDoc *doc, size_t *pos, int depth);
+/*
+ * Looking for the symbol numbered want while skipping: symbols are
+ * numbered in the order their definitions appear in the bytes, so the
+ * skip counts them and stops at that one (marshal_find_symbol).
+ */
+typedef struct SymScan
+{
+	int64_t		want;
+	int64_t		seen;
+	size_t		pos;			/* its length prefix */
+	bool		ivar;			/* defined with an I wrapper */
+	bool		done;
+} SymScan;
+
+static bool skip_value(const MarshalDoc *doc, size_t *pos, int depth,
+					   SymScan *scan);
+
+/* A symbol is defined at *pos (its length prefix): false stops the skip. */
+static inline bool
+symbol_defined(SymScan *scan, size_t pos, bool ivar)
+{
+	if (scan == NULL || scan->seen++ != scan->want)
+		return true;
+	scan->pos = pos;
+	scan->ivar = ivar;
+	scan->done = true;
+	return false;
+}
 
 static inline bool
 skip_long(const MarshalDoc *doc, size_t *pos, int64_t *v)
@@ -390,7 +424,7 @@ skip_bytes(const MarshalDoc *doc, size_t *pos)
 }
 
 static bool
-skip_symbol(const MarshalDoc *doc, size_t *pos)
+skip_symbol(const MarshalDoc *doc, size_t *pos, SymScan *scan)
 {
 	int64_t		n;
 	bool		ivar = false;
@@ -407,14 +441,14 @@ skip_symbol(const MarshalDoc *doc, size_t *pos)
 		if (!skip_long(doc, pos, &n))
 			return false;
 	}
-	else if (!skip_bytes(doc, pos))
+	else if (!symbol_defined(scan, *pos, ivar) || !skip_bytes(doc, pos))
 		return false;
 	if (ivar)
 	{
 		if (!skip_long(doc, pos, &n))
 			return false;
 		while (n-- > 0)
-			if (!skip_symbol(doc, pos) || !skip_value(doc, pos, 0))
+			if (!skip_symbol(doc, pos, scan) || !skip_value(doc, pos, 0, scan))
 				return false;
 	}
 	return true;
@@ -422,16 +456,17 @@ skip_symbol(const MarshalDoc *doc, size_t *pos)
 
 /* Pairs of (symbol, value): ivar blocks, object ivars, struct members. */
 static bool
-skip_named(const MarshalDoc *doc, size_t *pos, int64_t n, int depth)
+skip_named(const MarshalDoc *doc, size_t *pos, int64_t n, int depth,
+		   SymScan *scan)
 {
 	while (n-- > 0)
-		if (!skip_symbol(doc, pos) || !skip_value(doc, pos, depth))
+		if (!skip_symbol(doc, pos, scan) || !skip_value(doc, pos, depth, scan))
 			return false;
 	return true;
 }
 
 static bool
-skip_value(const MarshalDoc *doc, size_t *pos, int depth)
+skip_value(const MarshalDoc *doc, size_t *pos, int depth, SymScan *scan)
 {
 	int			ivars = 0;
 	int64_t		n;
@@ -467,7 +502,7 @@ skip_value(const MarshalDoc *doc, size_t *pos, int depth)
 				continue;
 			case MT_EXTENDED:
 			case MT_UCLASS:
-				if (!skip_symbol(doc, pos))
+				if (!skip_symbol(doc, pos, scan))
 					return false;
 				continue;
 			case MT_NIL:
@@ -481,6 +516,9 @@ skip_value(const MarshalDoc *doc, size_t *pos, int depth)
 					return false;
 				break;
 			case MT_SYMBOL:
+				if (!symbol_defined(scan, *pos, ivars > 0) || !skip_bytes(doc, pos))
+					return false;
+				break;
 			case MT_FLOAT:
 			case MT_STRING:
 			case MT_CLASS:
@@ -504,7 +542,7 @@ skip_value(const MarshalDoc *doc, size_t *pos, int depth)
 				*pos += (size_t) n * 2;
 				break;
 			case MT_USERDEF:
-				if (!skip_symbol(doc, pos) || !skip_bytes(doc, pos))
+				if (!skip_symbol(doc, pos, scan) || !skip_bytes(doc, pos))
 					return false;
 				break;
 			case MT_ARRAY:
@@ -515,18 +553,18 @@ skip_value(const MarshalDoc *doc, size_t *pos, int depth)
 				if (t != MT_ARRAY)
 					n = 2 * n + (t == MT_HASH_DEF);
 				while (n-- > 0)
-					if (!skip_value(doc, pos, depth + 1))
+					if (!skip_value(doc, pos, depth + 1, scan))
 						return false;
 				break;
 			case MT_STRUCT:
 			case MT_OBJECT:
-				if (!skip_symbol(doc, pos) || !skip_long(doc, pos, &n) ||
-					!skip_named(doc, pos, n, depth + 1))
+				if (!skip_symbol(doc, pos, scan) || !skip_long(doc, pos, &n) ||
+					!skip_named(doc, pos, n, depth + 1, scan))
 					return false;
 				break;
 			case MT_USRMARSHAL:
 			case MT_DATA:
-				if (!skip_symbol(doc, pos) || !skip_value(doc, pos, depth + 1))
+				if (!skip_symbol(doc, pos, scan) || !skip_value(doc, pos, depth + 1, scan))
 					return false;
 				break;
 			default:
@@ -537,7 +575,7 @@ skip_value(const MarshalDoc *doc, size_t *pos, int depth)
 	/* each I wrapper's ivar block follows the value */
 	while (ivars-- > 0)
 	{
-		if (!skip_long(doc, pos, &n) || !skip_named(doc, pos, n, depth + 1))
+		if (!skip_long(doc, pos, &n) || !skip_named(doc, pos, n, depth + 1, scan))
 			return false;
 	}
 	return true;
@@ -549,8 +587,46 @@ marshal_skip(const MarshalDoc *doc, size_t pos, size_t *end,
 {
 	size_t		p = pos;
 
-	if (!skip_value(doc, &p, 0))
+	if (!skip_value(doc, &p, 0, NULL))
 		return damaged(err, pos, "value does not skip");
 	*end = p;
 	return MARSHAL_OK;
+}
+
+/*
+ * A lazily opened stream often needs one early symbol (the E of a String
+ * it extracts): skip the first bytes for it rather than start the index.
+ * Bounded, so that looking up many symbols stays linear.
+ */
+#define SYMBOL_SCAN_BYTES 512
+
+MarshalStatus
+marshal_find_symbol(const MarshalDoc *doc, int64_t n, MarshalBytes *name,
+					bool *plain, MarshalError *err)
+{
+	SymScan		scan = {0};
+	MarshalDoc	prefix = *doc;
+	size_t		p = 2;
+	MarshalStatus st;
+
+	if (n < 0)
+		return damaged(err, 0, "symbol link out of range");
+	if (n >= doc->index.nsymbols && doc->len > 2)
+	{
+		scan.want = n;
+		if (prefix.len > SYMBOL_SCAN_BYTES)
+			prefix.len = SYMBOL_SCAN_BYTES;
+		(void) skip_value(&prefix, &p, 0, &scan);
+		if (scan.done)
+		{
+			*plain = !scan.ivar;
+			return read_bytes(doc, scan.pos, name, &p, err);
+		}
+		if ((st = marshal_doc_need(doc, n + 1, 0, err)) != MARSHAL_OK)
+			return st;
+		if (n >= doc->index.nsymbols)
+			return damaged(err, 0, "symbol link out of range");
+	}
+	*plain = doc->index.sym_enc[n] == MENC_BINARY;
+	return read_bytes(doc, doc->index.sym_pos[n], name, &p, err);
 }

@@ -46,6 +46,40 @@ marshal_decode_long(const uint8_t *buf, size_t len, size_t *pos, int64_t *out)
 	return true;
 }
 
+/* MRI's w_long: the packed form of x into buf; returns its length. */
+static inline size_t
+marshal_encode_long(int64_t x, uint8_t buf[9])
+{
+	int			i;
+
+	if (x == 0)
+	{
+		buf[0] = 0;
+		return 1;
+	}
+	if (x > 0 && x < 123)
+	{
+		buf[0] = (uint8_t) (x + 5);
+		return 1;
+	}
+	if (x < 0 && x > -124)
+	{
+		buf[0] = (uint8_t) ((x - 5) & 0xff);
+		return 1;
+	}
+	for (i = 1; i <= 8; i++)
+	{
+		buf[i] = (uint8_t) (x & 0xff);
+		x >>= 8;				/* arithmetic shift, as MRI's RSHIFT */
+		if (x == 0 || x == -1)
+		{
+			buf[0] = (uint8_t) (x == 0 ? i : -i);
+			break;
+		}
+	}
+	return (size_t) i + 1;
+}
+
 /* The value of one hex digit, or -1. */
 static inline int
 marshal_hex_digit(int c)

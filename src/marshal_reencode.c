@@ -569,13 +569,129 @@ marshal_reencode_into(MarshalWriter *w, const MarshalDoc *doc, size_t pos,
 	return st;
 }
 
+/* A packed long at *pos in MRI's own (shortest) form; false if not. */
+static bool
+canonical_long(const MarshalDoc *doc, size_t *pos, int64_t *x)
+{
+	size_t		start = *pos;
+	uint8_t		buf[9];
+
+	return marshal_decode_long(doc->buf, doc->len, pos, x) &&
+		marshal_encode_long(*x, buf) == *pos - start &&
+		memcmp(buf, doc->buf + start, *pos - start) == 0;
+}
+
+MarshalStatus
+marshal_leaf(const MarshalDoc *doc, size_t pos, MarshalLeaf *leaf,
+			 bool *found, MarshalError *err)
+{
+	const uint8_t *b = doc->buf;
+	size_t		p = pos;
+	bool		ivar = false;
+	int64_t		x;
+
+	*found = false;
+	leaf->ntail = 0;
+	if (p < doc->len && b[p] == MT_IVAR)
+	{
+		ivar = true;
+		p++;
+	}
+	if (p >= doc->len)
+		return MARSHAL_OK;
+	switch (b[p++])
+	{
+		case MT_NIL:
+		case MT_TRUE:
+		case MT_FALSE:
+			break;
+		case MT_FIXNUM:
+			/* wider ones MRI (64-bit) may write back as a Bignum */
+			if (!canonical_long(doc, &p, &x) || x >= (1 << 30) || x < -(1 << 30))
+				return MARSHAL_OK;
+			break;
+		case MT_STRING:
+			if (!canonical_long(doc, &p, &x) || x < 0 || (uint64_t) x > doc->len - p)
+				return MARSHAL_OK;
+			p += (size_t) x;
+			break;
+		default:
+			return MARSHAL_OK;
+	}
+	if (ivar)
+	{
+		/* String only, exactly one ivar, E, true or false */
+		if (b[pos + 1] != MT_STRING || p + 2 >= doc->len || b[p] != 0x06)
+			return MARSHAL_OK;
+		if (b[p + 1] == MT_SYMLINK)
+		{
+			size_t		q = p + 2;
+			int64_t		k;
+			MarshalBytes name;
+			bool		plain;
+			MarshalStatus st;
+
+			if (!marshal_decode_long(b, doc->len, &q, &k) || q >= doc->len)
+				return MARSHAL_OK;
+			if ((st = marshal_find_symbol(doc, k, &name, &plain, err)) != MARSHAL_OK)
+				return st;
+			if (!plain || !marshal_bytes_eq(name, "E"))
+				return MARSHAL_OK;
+			leaf->tail[4] = b[q];
+		}
+		else if (b[p + 1] == MT_SYMBOL && p + 4 < doc->len &&
+				 b[p + 2] == 0x06 && b[p + 3] == 'E')
+			leaf->tail[4] = b[p + 4];
+		else
+			return MARSHAL_OK;
+		if (leaf->tail[4] != MT_TRUE && leaf->tail[4] != MT_FALSE)
+			return MARSHAL_OK;
+		memcpy(leaf->tail, "\x06:\x06" "E", 4);
+		leaf->ntail = 5;
+	}
+	leaf->body.ptr = b + pos;
+	leaf->body.len = p - pos;
+	*found = true;
+	return MARSHAL_OK;
+}
+
+size_t
+marshal_leaf_write(const MarshalLeaf *leaf, uint8_t *out)
+{
+	out[0] = 4;
+	out[1] = 8;
+	memcpy(out + 2, leaf->body.ptr, leaf->body.len);
+	memcpy(out + 2 + leaf->body.len, leaf->tail, leaf->ntail);
+	return MARSHAL_LEAF_SIZE(leaf);
+}
+
 MarshalStatus
 marshal_reencode(const MarshalDoc *doc, size_t pos, const MarshalHooks *hooks,
 				 uint8_t **out, size_t *len, MarshalError *err)
 {
-	MarshalWriter *w = marshal_writer_new(hooks);
+	MarshalWriter *w;
+	MarshalLeaf leaf;
+	bool		found;
 	MarshalStatus st;
 
+	if ((st = marshal_leaf(doc, pos, &leaf, &found, err)) != MARSHAL_OK)
+		return st;
+	if (found)
+	{
+		size_t		n = MARSHAL_LEAF_SIZE(&leaf);
+		uint8_t    *buf = hooks && hooks->alloc ? hooks->alloc(hooks->ctx, n) : malloc(n);
+
+		if (buf == NULL)
+		{
+			err->status = MARSHAL_ERR_NOMEM;
+			snprintf(err->detail, sizeof(err->detail), "out of memory");
+			return MARSHAL_ERR_NOMEM;
+		}
+		*len = marshal_leaf_write(&leaf, buf);
+		*out = buf;
+		return MARSHAL_OK;
+	}
+	w = marshal_writer_new(hooks);
 	if (w == NULL)
 		st = MARSHAL_ERR_NOMEM;
 	else if ((st = marshal_reencode_into(w, doc, pos, hooks, err)) == MARSHAL_OK)

@@ -435,31 +435,69 @@ ascii_text(const uint8_t *s, size_t len)
 	return true;
 }
 
+/* What a Hash key's bytes alone say about it and the ASCII key sought. */
+typedef enum
+{
+	KEY_UNSURE,
+	KEY_OTHER,
+	KEY_SAME
+} KeyByBytes;
+
 /*
- * Whether the Hash key at pos certainly is not the ASCII key sought, read
- * from its bytes alone: a String or Symbol written in place whose bytes
- * differ and are NUL-free ASCII cannot convert to it from any encoding
- * (UTF-16/32 text of ASCII has NULs), so its encoding (often a symbol link,
- * which needs the symbol table) is not looked up.  False when unsure.
+ * A String or Symbol written in place whose bytes differ and are NUL-free
+ * ASCII cannot convert to the key from any encoding (UTF-16/32 text of
+ * ASCII has NULs); one whose bytes are the key and that has no ivars or
+ * only E (true or false) is the key, and any other single ivar with a
+ * true/false value is not an encoding (validation refuses :encoding
+ * without a String).  Either way its symbols (often links, which need the
+ * symbol table) are not looked up.
  */
-static bool
-plainly_other_key(const MarshalDoc *doc, size_t pos, const char *key,
-				  size_t keylen)
+static KeyByBytes
+key_by_bytes(const MarshalDoc *doc, size_t pos, const char *key,
+			 size_t keylen)
 {
 	const uint8_t *b = doc->buf;
 	int64_t		n;
+	bool		ivar = false;
 
 	if (pos < doc->len && b[pos] == MT_IVAR)
+	{
+		ivar = true;
 		pos++;
+	}
 	if (pos >= doc->len || (b[pos] != MT_STRING && b[pos] != MT_SYMBOL))
-		return false;
+		return KEY_UNSURE;
 	pos++;
 	if (!marshal_decode_long(b, doc->len, &pos, &n) ||
 		n < 0 || (uint64_t) n > doc->len - pos)
-		return false;
-	if ((size_t) n == keylen && memcmp(b + pos, key, keylen) == 0)
-		return false;
-	return ascii_text(b + pos, (size_t) n);
+		return KEY_UNSURE;
+	if ((size_t) n != keylen || memcmp(b + pos, key, keylen) != 0)
+		return ascii_text(b + pos, (size_t) n) ? KEY_OTHER : KEY_UNSURE;
+	if (!ivar)
+		return KEY_SAME;
+	pos += (size_t) n;
+	/* one ivar: a symbol (link or in place), then true or false */
+	if (pos + 2 >= doc->len || b[pos] != 0x06)
+		return KEY_UNSURE;
+	pos++;
+	if (b[pos] == MT_SYMLINK)
+	{
+		pos++;
+		if (!marshal_decode_long(b, doc->len, &pos, &n))
+			return KEY_UNSURE;
+	}
+	else if (b[pos] == MT_SYMBOL)
+	{
+		pos++;
+		if (!marshal_decode_long(b, doc->len, &pos, &n) ||
+			n < 0 || (uint64_t) n > doc->len - pos)
+			return KEY_UNSURE;
+		pos += (size_t) n;
+	}
+	else
+		return KEY_UNSURE;
+	return pos < doc->len && (b[pos] == MT_TRUE || b[pos] == MT_FALSE) ?
+		KEY_SAME : KEY_UNSURE;
 }
 
 MarshalStatus
@@ -506,8 +544,15 @@ marshal_view_find(const MarshalDoc *doc, const MarshalView *view,
 			return st;
 		if (done)
 			return MARSHAL_OK;
-		if (key_ascii && e.key && plainly_other_key(doc, e.key, key, keylen))
-			continue;
+		if (key_ascii && e.key)
+		{
+			KeyByBytes kb = key_by_bytes(doc, e.key, key, keylen);
+
+			if (kb == KEY_SAME)
+				*found = e.value;
+			if (kb != KEY_UNSURE)
+				continue;
+		}
 		if ((st = marshal_key_text(doc, &e, buf, sizeof(buf), &k, err)) != MARSHAL_OK)
 			return st;
 		if (k.ok && k.encoding == MENC_NAMED)

@@ -213,39 +213,8 @@ static void
 put_long(MarshalWriter *w, int64_t x)
 {
 	uint8_t		buf[9];
-	int			i;
 
-	if (x == 0)
-	{
-		put_byte(w, 0);
-		return;
-	}
-	if (x > 0 && x < 123)
-	{
-		put_byte(w, (int) (x + 5));
-		return;
-	}
-	if (x < 0 && x > -124)
-	{
-		put_byte(w, (int) ((x - 5) & 0xff));
-		return;
-	}
-	for (i = 1; i <= 8; i++)
-	{
-		buf[i] = (uint8_t) (x & 0xff);
-		x >>= 8;				/* arithmetic shift, as MRI's RSHIFT */
-		if (x == 0)
-		{
-			buf[0] = (uint8_t) i;
-			break;
-		}
-		if (x == -1)
-		{
-			buf[0] = (uint8_t) -i;
-			break;
-		}
-	}
-	put(w, buf, (size_t) i + 1);
+	put(w, buf, marshal_encode_long(x, buf));
 }
 
 static void

@@ -121,10 +121,20 @@ static bytea *
 value_at(MarshalDoc *doc, size_t pos)
 {
 	MarshalError err;
+	MarshalLeaf leaf;
+	bool		found;
 	uint8_t    *out;
 	size_t		len;
 	bytea	   *result;
 
+	/* the common small results: one copy, no writer */
+	check(marshal_leaf(doc, pos, &leaf, &found, &err), &err);
+	if (found)
+	{
+		result = palloc(VARHDRSZ + MARSHAL_LEAF_SIZE(&leaf));
+		SET_VARSIZE(result, VARHDRSZ + marshal_leaf_write(&leaf, (uint8_t *) VARDATA(result)));
+		return result;
+	}
 	check(marshal_reencode(doc, pos, rbmarshal_hooks(), &out, &len, &err), &err);
 	result = palloc(VARHDRSZ + len);
 	SET_VARSIZE(result, VARHDRSZ + len);
