@@ -22,12 +22,15 @@ PG_CONFIG ?= pg_config
 PGXS := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
 
+# PGXS tracks no headers: a changed struct must rebuild every user of it.
+$(OBJS): src/marshal.h src/marshal_internal.h src/rbmarshal.h
+
 # --- the codec on its own: unit tests, sanitizers, fuzzers -----------------
 
 CODEC_SRC = src/marshal_reader.c src/marshal_text.c src/marshal_cursor.c src/marshal_format.c src/marshal_json.c src/marshal_writer.c src/marshal_reencode.c src/marshal_view.c src/marshal_literal.c src/marshal_inspect.c src/marshal_cache.c
 UNIT_CFLAGS = -std=c11 -g -O2 -Wall -Wextra -Werror -Isrc
 
-test/unit/test_codec: test/unit/test_codec.c $(CODEC_SRC) src/marshal.h
+test/unit/test_codec: test/unit/test_codec.c $(CODEC_SRC) src/marshal.h src/marshal_internal.h
 	$(CC) $(UNIT_CFLAGS) -o $@ test/unit/test_codec.c $(CODEC_SRC) -lm -lz
 
 test/unit/test_codec_asan: test/unit/test_codec.c $(CODEC_SRC) src/marshal.h

@@ -219,7 +219,15 @@ typedef struct MarshalDoc
 	bool		lazy;
 	const MarshalHooks *lazy_hooks;
 	uint32_t	lazy_depth;
+	/*
+	 * The first symbols, as marshal_find_symbol's skip met them: offset of
+	 * the length prefix, MARSHAL_SCANNED_IVAR set if defined with an I.
+	 */
+	uint32_t	nscanned;
+	uint32_t	scanned[16];
 } MarshalDoc;
+
+#define MARSHAL_SCANNED_IVAR 0x80000000u
 
 extern void marshal_doc_lazy(MarshalDoc *doc, const uint8_t *buf, size_t len,
 							 const MarshalHooks *hooks, uint32_t max_depth);
@@ -448,14 +456,21 @@ extern MarshalStatus marshal_reencode(const MarshalDoc *doc, size_t pos,
 									  MarshalError *err);
 
 /*
- * The values navigation most often returns (nil, true, false, an Integer of
- * 31 bits, a String with no ivars or only E) re-encode to their own bytes:
+ * The commonest values (nil, true, false, an Integer of 31 bits, a String
+ * with no ivars or only E), read from their bytes alone: walkers take them
+ * without building a node, and they re-encode to their own bytes:
  * leaf->body, copied as it is, after 04 08 and before leaf->tail (an E ivar
  * whose symbol link is written out).  *found is false for any other value,
  * and for bytes MRI would not write back as they are (non-canonical longs).
  */
 typedef struct MarshalLeaf
 {
+	int			type;			/* MT_NIL, MT_TRUE, MT_FALSE, MT_FIXNUM,
+								 * MT_STRING */
+	int64_t		ival;			/* MT_FIXNUM */
+	MarshalBytes data;			/* MT_STRING: its bytes */
+	MarshalEncoding encoding;	/* MT_STRING: binary, UTF-8 or US-ASCII */
+	size_t		end;			/* offset after the value */
 	MarshalBytes body;
 	uint8_t		tail[5];
 	size_t		ntail;

@@ -13,6 +13,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#define lengthof(a) (sizeof(a) / sizeof((a)[0]))
+
 static MarshalStatus
 damaged(MarshalError *err, size_t offset, const char *what)
 {
@@ -386,8 +388,7 @@ typedef struct SymScan
 {
 	int64_t		want;
 	int64_t		seen;
-	size_t		pos;			/* its length prefix */
-	bool		ivar;			/* defined with an I wrapper */
+	MarshalDoc *cache;			/* records the first symbols met */
 	bool		done;
 } SymScan;
 
@@ -398,10 +399,15 @@ static bool skip_value(const MarshalDoc *doc, size_t *pos, int depth,
 static inline bool
 symbol_defined(SymScan *scan, size_t pos, bool ivar)
 {
-	if (scan == NULL || scan->seen++ != scan->want)
+	MarshalDoc *doc;
+
+	if (scan == NULL)
 		return true;
-	scan->pos = pos;
-	scan->ivar = ivar;
+	doc = scan->cache;
+	if (scan->seen == doc->nscanned && doc->nscanned < lengthof(doc->scanned))
+		doc->scanned[doc->nscanned++] = (uint32_t) pos | (ivar ? MARSHAL_SCANNED_IVAR : 0);
+	if (scan->seen++ != scan->want)
+		return true;
 	scan->done = true;
 	return false;
 }
@@ -604,6 +610,8 @@ MarshalStatus
 marshal_find_symbol(const MarshalDoc *doc, int64_t n, MarshalBytes *name,
 					bool *plain, MarshalError *err)
 {
+	/* the scan's record is the document's cache, as the lazy index is */
+	MarshalDoc *d = (MarshalDoc *) doc;
 	SymScan		scan = {0};
 	MarshalDoc	prefix = *doc;
 	size_t		p = 2;
@@ -611,17 +619,24 @@ marshal_find_symbol(const MarshalDoc *doc, int64_t n, MarshalBytes *name,
 
 	if (n < 0)
 		return damaged(err, 0, "symbol link out of range");
-	if (n >= doc->index.nsymbols && doc->len > 2)
+	if (n >= doc->index.nsymbols && n < (int64_t) lengthof(doc->scanned) && doc->len > 2)
 	{
-		scan.want = n;
-		if (prefix.len > SYMBOL_SCAN_BYTES)
-			prefix.len = SYMBOL_SCAN_BYTES;
-		(void) skip_value(&prefix, &p, 0, &scan);
-		if (scan.done)
+		if (n >= doc->nscanned)
 		{
-			*plain = !scan.ivar;
-			return read_bytes(doc, scan.pos, name, &p, err);
+			scan.want = n;
+			scan.cache = d;
+			if (prefix.len > SYMBOL_SCAN_BYTES)
+				prefix.len = SYMBOL_SCAN_BYTES;
+			(void) skip_value(&prefix, &p, 0, &scan);
 		}
+		if (n < doc->nscanned)
+		{
+			*plain = !(doc->scanned[n] & MARSHAL_SCANNED_IVAR);
+			return read_bytes(doc, doc->scanned[n] & ~MARSHAL_SCANNED_IVAR, name, &p, err);
+		}
+	}
+	if (n >= doc->index.nsymbols)
+	{
 		if ((st = marshal_doc_need(doc, n + 1, 0, err)) != MARSHAL_OK)
 			return st;
 		if (n >= doc->index.nsymbols)

@@ -1236,7 +1236,19 @@ emit_flat(Walk *w, const MarshalNode *n)
 			{
 				char	   *t;
 				size_t		tl;
+				uint64_t	mag = 0;
 
+				/* one that fits 63 bits (a timestamp, an id) as an integer */
+				if (n->data.len <= 8)
+				{
+					for (size_t i = n->data.len; i-- > 0;)
+						mag = mag << 8 | n->data.ptr[i];
+					if (mag < ((uint64_t) 1 << 63))
+					{
+						k->integer(k->ctx, n->negative ? -(int64_t) mag : (int64_t) mag);
+						return MARSHAL_OK;
+					}
+				}
 				TRY(charge(w, n->pos, n->data.len * 3));
 				TRY(bignum_text(w, n->pos, n, &t, &tl));
 				k->number(k->ctx, t, tl);
@@ -1297,19 +1309,53 @@ emit_flat(Walk *w, const MarshalNode *n)
 	}
 }
 
+/* The commonest values, read from their bytes alone (marshal_leaf). */
+static MarshalStatus
+emit_leaf(Walk *w, size_t pos, size_t *next, bool *done)
+{
+	const MarshalJsonSink *k = w->sink;
+	MarshalLeaf leaf;
+	MarshalBytes none = {NULL, 0};
+
+	TRY(marshal_leaf(w->doc, pos, &leaf, done, w->err));
+	if (!*done)
+		return MARSHAL_OK;
+	*next = leaf.end;
+	switch (leaf.type)
+	{
+		case MT_NIL:
+			k->null(k->ctx);
+			return MARSHAL_OK;
+		case MT_TRUE:
+		case MT_FALSE:
+			k->boolean(k->ctx, leaf.type == MT_TRUE);
+			return MARSHAL_OK;
+		case MT_FIXNUM:
+			k->integer(k->ctx, leaf.ival);
+			return MARSHAL_OK;
+		default:
+			return emit_text(w, pos, leaf.data.ptr, leaf.data.len, leaf.encoding,
+							 none, false);
+	}
+}
+
 static MarshalStatus
 emit_value(Walk *w, size_t pos, size_t *next)
 {
 	MarshalNode n;
 	MarshalStatus st;
 	size_t		target;
+	bool		done;
 
-	TRY(marshal_node(w->doc, pos, &n, w->err));
 	TRY(charge(w, pos, 0));
 	/* every value counts a level, leaves too, as the reader counts them */
 	if (w->depth + 1 > w->opts.max_depth)
 		return fail(w, MARSHAL_ERR_DEPTH, pos, "nesting deeper than %u levels",
 					w->opts.max_depth);
+	TRY(emit_leaf(w, pos, next, &done));
+	if (done)
+		return MARSHAL_OK;
+	TRY(marshal_node(w->doc, pos, &n, w->err));
 	if (n.next && n.type != MT_ARRAY && n.type != MT_HASH &&
 		n.type != MT_HASH_DEF && n.type != MT_STRUCT && n.type != MT_OBJECT &&
 		n.type != MT_USRMARSHAL && n.type != MT_DATA)

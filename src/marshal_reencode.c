@@ -575,9 +575,15 @@ canonical_long(const MarshalDoc *doc, size_t *pos, int64_t *x)
 {
 	size_t		start = *pos;
 	uint8_t		buf[9];
+	int8_t		c;
 
-	return marshal_decode_long(doc->buf, doc->len, pos, x) &&
-		marshal_encode_long(*x, buf) == *pos - start &&
+	if (!marshal_decode_long(doc->buf, doc->len, pos, x))
+		return false;
+	/* a one-byte form is the only form of its value */
+	c = (int8_t) doc->buf[start];
+	if (c == 0 || c > 4 || c < -4)
+		return true;
+	return marshal_encode_long(*x, buf) == *pos - start &&
 		memcmp(buf, doc->buf + start, *pos - start) == 0;
 }
 
@@ -592,6 +598,10 @@ marshal_leaf(const MarshalDoc *doc, size_t pos, MarshalLeaf *leaf,
 
 	*found = false;
 	leaf->ntail = 0;
+	leaf->ival = 0;
+	leaf->data.ptr = NULL;
+	leaf->data.len = 0;
+	leaf->encoding = MENC_BINARY;
 	if (p < doc->len && b[p] == MT_IVAR)
 	{
 		ivar = true;
@@ -599,7 +609,8 @@ marshal_leaf(const MarshalDoc *doc, size_t pos, MarshalLeaf *leaf,
 	}
 	if (p >= doc->len)
 		return MARSHAL_OK;
-	switch (b[p++])
+	leaf->type = b[p++];
+	switch (leaf->type)
 	{
 		case MT_NIL:
 		case MT_TRUE:
@@ -609,48 +620,53 @@ marshal_leaf(const MarshalDoc *doc, size_t pos, MarshalLeaf *leaf,
 			/* wider ones MRI (64-bit) may write back as a Bignum */
 			if (!canonical_long(doc, &p, &x) || x >= (1 << 30) || x < -(1 << 30))
 				return MARSHAL_OK;
+			leaf->ival = x;
 			break;
 		case MT_STRING:
 			if (!canonical_long(doc, &p, &x) || x < 0 || (uint64_t) x > doc->len - p)
 				return MARSHAL_OK;
+			leaf->data.ptr = b + p;
+			leaf->data.len = (size_t) x;
 			p += (size_t) x;
 			break;
 		default:
 			return MARSHAL_OK;
 	}
+	leaf->body.ptr = b + pos;
+	leaf->body.len = p - pos;
 	if (ivar)
 	{
 		/* String only, exactly one ivar, E, true or false */
-		if (b[pos + 1] != MT_STRING || p + 2 >= doc->len || b[p] != 0x06)
+		if (leaf->type != MT_STRING || p + 2 >= doc->len || b[p] != 0x06)
 			return MARSHAL_OK;
 		if (b[p + 1] == MT_SYMLINK)
 		{
-			size_t		q = p + 2;
 			int64_t		k;
 			MarshalBytes name;
 			bool		plain;
 			MarshalStatus st;
 
-			if (!marshal_decode_long(b, doc->len, &q, &k) || q >= doc->len)
+			p += 2;
+			if (!marshal_decode_long(b, doc->len, &p, &k) || p >= doc->len)
 				return MARSHAL_OK;
 			if ((st = marshal_find_symbol(doc, k, &name, &plain, err)) != MARSHAL_OK)
 				return st;
-			if (!plain || !marshal_bytes_eq(name, "E"))
+			if (!plain || name.len != 1 || name.ptr[0] != 'E')
 				return MARSHAL_OK;
-			leaf->tail[4] = b[q];
 		}
 		else if (b[p + 1] == MT_SYMBOL && p + 4 < doc->len &&
 				 b[p + 2] == 0x06 && b[p + 3] == 'E')
-			leaf->tail[4] = b[p + 4];
+			p += 4;
 		else
 			return MARSHAL_OK;
-		if (leaf->tail[4] != MT_TRUE && leaf->tail[4] != MT_FALSE)
+		if (b[p] != MT_TRUE && b[p] != MT_FALSE)
 			return MARSHAL_OK;
+		leaf->encoding = b[p] == MT_TRUE ? MENC_UTF8 : MENC_USASCII;
 		memcpy(leaf->tail, "\x06:\x06" "E", 4);
+		leaf->tail[4] = b[p++];
 		leaf->ntail = 5;
 	}
-	leaf->body.ptr = b + pos;
-	leaf->body.len = p - pos;
+	leaf->end = p;
 	*found = true;
 	return MARSHAL_OK;
 }

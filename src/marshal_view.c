@@ -362,6 +362,8 @@ marshal_key_text(const MarshalDoc *doc, const MarshalEntry *e, char *buf,
 				 size_t size, MarshalKeyText *key, MarshalError *err)
 {
 	MarshalNode n;
+	MarshalLeaf leaf;
+	bool		found;
 	MarshalStatus st;
 
 	memset(key, 0, sizeof(*key));
@@ -372,6 +374,16 @@ marshal_key_text(const MarshalDoc *doc, const MarshalEntry *e, char *buf,
 		key->text = e->name;
 		key->encoding = e->name_enc == MENC_BINARY ? MENC_UTF8 : e->name_enc;
 		key->encname = e->name_encname;
+		return MARSHAL_OK;
+	}
+	/* the usual String key, from its bytes alone */
+	if ((st = marshal_leaf(doc, e->key, &leaf, &found, err)) != MARSHAL_OK)
+		return st;
+	if (found && leaf.type == MT_STRING)
+	{
+		key->type = MT_STRING;
+		key->text = leaf.data;
+		key->encoding = leaf.encoding;
 		return MARSHAL_OK;
 	}
 	if ((st = marshal_node(doc, e->key, &n, err)) != MARSHAL_OK)
@@ -435,7 +447,7 @@ ascii_text(const uint8_t *s, size_t len)
 	return true;
 }
 
-/* What a Hash key's bytes alone say about it and the ASCII key sought. */
+/* What a Hash key's bytes alone say about it and the key sought. */
 typedef enum
 {
 	KEY_UNSURE,
@@ -444,22 +456,27 @@ typedef enum
 } KeyByBytes;
 
 /*
- * A String or Symbol written in place whose bytes differ and are NUL-free
- * ASCII cannot convert to the key from any encoding (UTF-16/32 text of
- * ASCII has NULs); one whose bytes are the key and that has no ivars or
- * only E (true or false) is the key, and any other single ivar with a
- * true/false value is not an encoding (validation refuses :encoding
- * without a String).  Either way its symbols (often links, which need the
- * symbol table) are not looked up.
+ * A String or Symbol written in place with no ivars, or with one ivar
+ * whose value is true or false (E; any other name is no encoding, and
+ * validation refuses :encoding without a String), is UTF-8, US-ASCII or
+ * binary: the key sought is its bytes or not.  One in another encoding is
+ * certainly not an ASCII key sought if its bytes differ and are NUL-free
+ * ASCII (UTF-16/32 text of ASCII has NULs).  Symbols (often links, which
+ * need the symbol table) are not looked up.  *end is where the key ends
+ * when it was read to its end, else 0.
  */
 static KeyByBytes
 key_by_bytes(const MarshalDoc *doc, size_t pos, const char *key,
-			 size_t keylen)
+			 size_t keylen, bool key_ascii, size_t *end)
 {
 	const uint8_t *b = doc->buf;
 	int64_t		n;
 	bool		ivar = false;
+	bool		same;
+	size_t		text;
+	size_t		textlen;
 
+	*end = 0;
 	if (pos < doc->len && b[pos] == MT_IVAR)
 	{
 		ivar = true;
@@ -471,33 +488,117 @@ key_by_bytes(const MarshalDoc *doc, size_t pos, const char *key,
 	if (!marshal_decode_long(b, doc->len, &pos, &n) ||
 		n < 0 || (uint64_t) n > doc->len - pos)
 		return KEY_UNSURE;
-	if ((size_t) n != keylen || memcmp(b + pos, key, keylen) != 0)
-		return ascii_text(b + pos, (size_t) n) ? KEY_OTHER : KEY_UNSURE;
-	if (!ivar)
-		return KEY_SAME;
-	pos += (size_t) n;
-	/* one ivar: a symbol (link or in place), then true or false */
-	if (pos + 2 >= doc->len || b[pos] != 0x06)
-		return KEY_UNSURE;
-	pos++;
-	if (b[pos] == MT_SYMLINK)
+	text = pos;
+	textlen = (size_t) n;
+	same = textlen == keylen && memcmp(b + pos, key, keylen) == 0;
+	pos += textlen;
+	if (ivar)
 	{
+		/* one ivar: a symbol (link or in place), then true or false */
+		if (pos + 2 >= doc->len || b[pos] != 0x06)
+			goto other_encoding;
 		pos++;
-		if (!marshal_decode_long(b, doc->len, &pos, &n))
-			return KEY_UNSURE;
+		if (b[pos] == MT_SYMLINK)
+		{
+			pos++;
+			if (!marshal_decode_long(b, doc->len, &pos, &n))
+				goto other_encoding;
+		}
+		else if (b[pos] == MT_SYMBOL)
+		{
+			pos++;
+			if (!marshal_decode_long(b, doc->len, &pos, &n) ||
+				n < 0 || (uint64_t) n > doc->len - pos)
+				goto other_encoding;
+			pos += (size_t) n;
+		}
+		else
+			goto other_encoding;
+		if (pos >= doc->len || (b[pos] != MT_TRUE && b[pos] != MT_FALSE))
+			goto other_encoding;
+		pos++;
 	}
-	else if (b[pos] == MT_SYMBOL)
+	*end = pos;
+	return same ? KEY_SAME : KEY_OTHER;
+
+other_encoding:
+	if (!same && key_ascii && ascii_text(b + text, textlen))
+		return KEY_OTHER;
+	return KEY_UNSURE;
+}
+
+/*
+ * Whether the entry's key, read as text (to_s), is the key sought: a key in
+ * another encoding compares as the UTF-8 it converts to.
+ */
+static MarshalStatus
+entry_matches(const MarshalDoc *doc, const MarshalEntry *e, const char *key,
+			  size_t keylen, const MarshalJsonSink *transcoder, bool *match,
+			  MarshalError *err)
+{
+	MarshalKeyText k;
+	MarshalStatus st;
+	char		buf[128];
+
+	*match = false;
+	if ((st = marshal_key_text(doc, e, buf, sizeof(buf), &k, err)) != MARSHAL_OK)
+		return st;
+	if (k.ok && k.encoding == MENC_NAMED)
 	{
-		pos++;
-		if (!marshal_decode_long(b, doc->len, &pos, &n) ||
-			n < 0 || (uint64_t) n > doc->len - pos)
-			return KEY_UNSURE;
-		pos += (size_t) n;
+		char		name[64];
+		char	   *conv;
+		size_t		convlen;
+
+		if (transcoder == NULL || transcoder->transcode == NULL ||
+			k.encname.len >= sizeof(name))
+			return MARSHAL_OK;
+		memcpy(name, k.encname.ptr, k.encname.len);
+		name[k.encname.len] = '\0';
+		*match = transcoder->transcode(transcoder->ctx, name, k.text.ptr, k.text.len,
+									   &conv, &convlen) &&
+			convlen == keylen && memcmp(conv, key, keylen) == 0;
+		return MARSHAL_OK;
 	}
-	else
-		return KEY_UNSURE;
-	return pos < doc->len && (b[pos] == MT_TRUE || b[pos] == MT_FALSE) ?
-		KEY_SAME : KEY_UNSURE;
+	*match = k.ok && k.text.len == keylen && memcmp(k.text.ptr, key, keylen) == 0;
+	return MARSHAL_OK;
+}
+
+/*
+ * A plain Hash, the usual target: one pass over its pairs, each key judged
+ * by its bytes where it can be (the last matching key wins, as in a Ruby
+ * Hash built in order).
+ */
+static MarshalStatus
+hash_find(const MarshalDoc *doc, const MarshalView *view, const char *key,
+		  size_t keylen, bool key_ascii, const MarshalJsonSink *transcoder,
+		  size_t *found, MarshalError *err)
+{
+	size_t		pos = view->items;
+	MarshalStatus st;
+
+	for (int64_t i = 0; i < view->count; i++)
+	{
+		size_t		vpos;
+		KeyByBytes kb = key_by_bytes(doc, pos, key, keylen, key_ascii, &vpos);
+
+		if (vpos == 0 && (st = marshal_skip(doc, pos, &vpos, err)) != MARSHAL_OK)
+			return st;
+		if (kb == KEY_SAME)
+			*found = vpos;
+		else if (kb == KEY_UNSURE)
+		{
+			MarshalEntry e = {.key = pos, .value = vpos};
+			bool		match;
+
+			if ((st = entry_matches(doc, &e, key, keylen, transcoder, &match, err)) != MARSHAL_OK)
+				return st;
+			if (match)
+				*found = vpos;
+		}
+		if ((st = marshal_skip(doc, vpos, &pos, err)) != MARSHAL_OK)
+			return st;
+	}
+	return MARSHAL_OK;
 }
 
 MarshalStatus
@@ -510,7 +611,6 @@ marshal_view_find(const MarshalDoc *doc, const MarshalView *view,
 	MarshalEntry e;
 	bool		done;
 	MarshalStatus st;
-	char		buf[128];
 	bool		key_ascii;
 
 	*found = 0;
@@ -533,47 +633,32 @@ marshal_view_find(const MarshalDoc *doc, const MarshalView *view,
 	}
 	if (!MARSHAL_VIEW_IS_OBJECT(view->kind))
 		return MARSHAL_OK;
-	/* the last matching key wins, as in a Ruby Hash built in order */
 	key_ascii = ascii_text((const uint8_t *) key, keylen);
+	if (view->kind == MV_HASH)
+		return hash_find(doc, view, key, keylen, key_ascii, transcoder, found, err);
+	/* the last matching key wins, as in a Ruby Hash built in order */
 	marshal_view_iter(view, &it);
 	for (;;)
 	{
-		MarshalKeyText k;
+		bool		match;
 
 		if ((st = marshal_view_next(doc, &it, &e, &done, err)) != MARSHAL_OK)
 			return st;
 		if (done)
 			return MARSHAL_OK;
-		if (key_ascii && e.key)
+		if (e.key)
 		{
-			KeyByBytes kb = key_by_bytes(doc, e.key, key, keylen);
+			size_t		end;
+			KeyByBytes	kb = key_by_bytes(doc, e.key, key, keylen, key_ascii, &end);
 
 			if (kb == KEY_SAME)
 				*found = e.value;
 			if (kb != KEY_UNSURE)
 				continue;
 		}
-		if ((st = marshal_key_text(doc, &e, buf, sizeof(buf), &k, err)) != MARSHAL_OK)
+		if ((st = entry_matches(doc, &e, key, keylen, transcoder, &match, err)) != MARSHAL_OK)
 			return st;
-		if (k.ok && k.encoding == MENC_NAMED)
-		{
-			/* a key in another encoding compares as the UTF-8 it converts to */
-			char		name[64];
-			char	   *conv;
-			size_t		convlen;
-
-			if (transcoder == NULL || transcoder->transcode == NULL ||
-				k.encname.len >= sizeof(name))
-				continue;
-			memcpy(name, k.encname.ptr, k.encname.len);
-			name[k.encname.len] = '\0';
-			if (transcoder->transcode(transcoder->ctx, name, k.text.ptr, k.text.len,
-									  &conv, &convlen) &&
-				convlen == keylen && memcmp(conv, key, keylen) == 0)
-				*found = e.value;
-			continue;
-		}
-		if (k.ok && k.text.len == keylen && memcmp(k.text.ptr, key, keylen) == 0)
+		if (match)
 			*found = e.value;
 	}
 }

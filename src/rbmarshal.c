@@ -171,6 +171,7 @@ rbmarshal_open(bytea *v, MarshalDoc *doc)
 {
 	MarshalError err;
 
+	memset(doc, 0, sizeof(*doc));
 	doc->buf = (const uint8_t *) VARDATA_ANY(v);
 	doc->len = VARSIZE_ANY_EXHDR(v);
 	if (marshal_index(doc->buf, doc->len, rbmarshal_hooks(),

@@ -9,7 +9,11 @@
  *   - inspect ends in OK or a clean error;
  *   - re-encoding the root and every top-level element (the writer) gives
  *     a stream the reader accepts again, and re-encoding that is a fixed
- *     point (same bytes).
+ *     point (same bytes); a lazily indexed document (navigation's, which
+ *     finds early symbols by skipping) gives the same bytes;
+ *   - looking a key up in the root (-> 'k') finds the value of the last
+ *     entry whose key text is k, whether the key was judged by its bytes
+ *     or by its text.
  * For any input read as text, the Ruby literal parser either refuses it or
  * writes a stream the reader accepts.
  * Crashes, sanitizer reports and failed checks abort.
@@ -96,10 +100,92 @@ reencode_at(const MarshalDoc *doc, size_t pos)
 	free(out);
 }
 
+/* The same sub-value re-encoded from a lazy document: the same bytes. */
+static void
+reencode_lazy(const MarshalDoc *doc, MarshalDoc *lazy, size_t pos)
+{
+	MarshalError err;
+	uint8_t    *a = NULL;
+	uint8_t    *b = NULL;
+	size_t		alen = 0;
+	size_t		blen = 0;
+	MarshalStatus sa = marshal_reencode(doc, pos, NULL, &a, &alen, &err);
+	MarshalStatus sb = marshal_reencode(lazy, pos, NULL, &b, &blen, &err);
+
+	if (sa != sb || (sa == MARSHAL_OK && (alen != blen || memcmp(a, b, alen) != 0)))
+		die("lazy re-encoding differs", doc->buf, doc->len);
+	free(a);
+	free(b);
+}
+
+/* Key text of an entry, copied out; false if it has none (or an encoding). */
+static bool
+entry_text(const MarshalDoc *doc, const MarshalEntry *e, char *out,
+		   size_t *len)
+{
+	MarshalKeyText k;
+	MarshalError err;
+	char		buf[128];
+
+	if (marshal_key_text(doc, e, buf, sizeof(buf), &k, &err) != MARSHAL_OK ||
+		!k.ok || k.encoding == MENC_NAMED || k.text.len > 64)
+		return false;
+	memcpy(out, k.text.ptr, k.text.len);
+	*len = k.text.len;
+	return true;
+}
+
+/* -> 'k' for the first keys of the value at pos, checked against key text. */
+static void
+check_find(const MarshalDoc *doc, size_t pos)
+{
+	MarshalView view;
+	MarshalViewIter it;
+	MarshalEntry e;
+	MarshalError err;
+	bool		done;
+
+	if (marshal_view(doc, pos, &view, &err) != MARSHAL_OK ||
+		!MARSHAL_VIEW_IS_OBJECT(view.kind))
+		return;
+	marshal_view_iter(&view, &it);
+	for (int i = 0; i < 8; i++)
+	{
+		char		key[64];
+		size_t		keylen;
+		size_t		want = 0;
+		size_t		found = 0;
+		MarshalViewIter all;
+		MarshalEntry o;
+
+		if (marshal_view_next(doc, &it, &e, &done, &err) != MARSHAL_OK || done)
+			return;
+		if (!entry_text(doc, &e, key, &keylen))
+			continue;
+		/* the last entry with this text */
+		marshal_view_iter(&view, &all);
+		for (;;)
+		{
+			char		other[64];
+			size_t		otherlen;
+
+			if (marshal_view_next(doc, &all, &o, &done, &err) != MARSHAL_OK || done)
+				break;
+			if (entry_text(doc, &o, other, &otherlen) && otherlen == keylen &&
+				memcmp(other, key, keylen) == 0)
+				want = o.value;
+		}
+		if (marshal_view_find(doc, &view, key, keylen, 0, false, NULL, &found,
+							  &err) == MARSHAL_OK && found != want)
+			die("-> finds another entry than its key text says", doc->buf, doc->len);
+	}
+}
+
 static void
 walk(const uint8_t *data, size_t size)
 {
 	MarshalDoc	doc;
+	MarshalDoc	lazy;
 	MarshalError err;
 	MarshalJsonOptions opts;
 	char	   *text = NULL;
@@ -121,7 +207,11 @@ walk(const uint8_t *data, size_t size)
 	if (marshal_inspect(&doc, NULL, DEPTH, 1 << 20, &text, &textlen, &err) == MARSHAL_OK)
 		free(text);
 
+	marshal_doc_lazy(&lazy, data, size, NULL, DEPTH);
 	reencode_at(&doc, 2);
+	reencode_lazy(&doc, &lazy, 2);
+	check_find(&doc, 2);
+	check_find(&lazy, 2);
 	/* the elements of a top-level Array, as -> 0, -> 1 ... extract them */
 	if (marshal_node(&doc, 2, &n, &err) == MARSHAL_OK && n.type == MT_ARRAY)
 	{
@@ -130,10 +220,13 @@ walk(const uint8_t *data, size_t size)
 		for (uint32_t i = 0; i < n.count && i < 8; i++)
 		{
 			reencode_at(&doc, p);
+			reencode_lazy(&doc, &lazy, p);
+			check_find(&lazy, p);
 			if (marshal_skip(&doc, p, &p, &err) != MARSHAL_OK)
 				break;
 		}
 	}
+	marshal_index_free(&lazy.index, NULL);
 	marshal_index_free(&doc.index, NULL);
 }
 
