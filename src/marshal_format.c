@@ -249,6 +249,12 @@ marshal_julian_from_jd(int64_t jd, int64_t *y, int *m, int *d)
 size_t
 marshal_format_year(int64_t y, char *out)
 {
+	if (y >= 0 && y <= 9999)
+	{
+		marshal_put_digits(out, y, 4);
+		out[4] = '\0';
+		return 4;
+	}
 	if (y < 0)
 		return (size_t) sprintf(out, "-%04lld", (long long) -y);
 	return (size_t) sprintf(out, "%04lld", (long long) y);

@@ -80,6 +80,18 @@ marshal_encode_long(int64_t x, uint8_t buf[9])
 	return (size_t) i + 1;
 }
 
+/* v (>= 0, under 10^width) as exactly width zero-padded digits; no NUL. */
+static inline size_t
+marshal_put_digits(char *out, int64_t v, int width)
+{
+	for (int i = width - 1; i >= 0; i--)
+	{
+		out[i] = (char) ('0' + v % 10);
+		v /= 10;
+	}
+	return (size_t) width;
+}
+
 /* The value of one hex digit, or -1. */
 static inline int
 marshal_hex_digit(int c)

@@ -606,15 +606,26 @@ format_wall(int64_t wall, int64_t nsec, int prec, char *out)
 	size_t		n;
 
 	marshal_civil_from_days(days, &y, &m, &d);
+	/* written digit by digit: this runs once per Time of every row */
 	n = marshal_format_year(y, out);
-	n += (size_t) sprintf(out + n, "-%02d-%02dT%02d:%02d:%02d", m, d,
-						  (int) (secs / 3600), (int) (secs / 60 % 60),
-						  (int) (secs % 60));
+	out[n++] = '-';
+	n += marshal_put_digits(out + n, m, 2);
+	out[n++] = '-';
+	n += marshal_put_digits(out + n, d, 2);
+	out[n++] = 'T';
+	n += marshal_put_digits(out + n, secs / 3600, 2);
+	out[n++] = ':';
+	n += marshal_put_digits(out + n, secs / 60 % 60, 2);
+	out[n++] = ':';
+	n += marshal_put_digits(out + n, secs % 60, 2);
 	if (prec > 0)
 	{
-		char		frac[16];
+		char		frac[24];
 
-		snprintf(frac, sizeof(frac), "%09lld", (long long) nsec);
+		if (nsec >= 0 && nsec < 1000000000)
+			marshal_put_digits(frac, nsec, 9);
+		else
+			snprintf(frac, sizeof(frac), "%09lld", (long long) nsec);
 		out[n++] = '.';
 		memcpy(out + n, frac, (size_t) prec);
 		n += (size_t) prec;
@@ -629,8 +640,17 @@ format_offset(int64_t offset, char *out)
 {
 	int64_t		a = offset < 0 ? -offset : offset;
 
-	return (size_t) sprintf(out, "%c%02lld:%02lld", offset < 0 ? '-' : '+',
-							(long long) (a / 3600), (long long) (a / 60 % 60));
+	size_t		n = 0;
+
+	out[n++] = offset < 0 ? '-' : '+';
+	if (a / 3600 >= 100)
+		n += (size_t) sprintf(out + n, "%lld", (long long) (a / 3600));
+	else
+		n += marshal_put_digits(out + n, a / 3600, 2);
+	out[n++] = ':';
+	n += marshal_put_digits(out + n, a / 60 % 60, 2);
+	out[n] = '\0';
+	return n;
 }
 
 static MarshalStatus
@@ -1035,12 +1055,24 @@ emit_numeric_pair(Walk *w, const MarshalNode *n, bool complex)
 
 /* An entry's key: key.to_s of a Hash key, or a member/ivar name. */
 static MarshalStatus
-emit_key(Walk *w, const MarshalEntry *e)
+emit_key(Walk *w, const MarshalEntry *e, const MarshalLeaf *leaf)
 {
 	MarshalKeyText k;
 	char		buf[400];
 	size_t		at = e->key ? e->key : e->value;
+	MarshalBytes none = {NULL, 0};
 
+	if (leaf && leaf->type == MT_STRING)
+	{
+		/* the usual String key, read from its bytes already */
+		if (w->depth < PATH_STEPS)
+		{
+			w->path[w->depth].key = leaf->data.ptr;
+			w->path[w->depth].keylen = leaf->data.len;
+		}
+		return emit_text(w, at, leaf->data.ptr, leaf->data.len, leaf->encoding,
+						 none, true);
+	}
 	TRY(marshal_key_text(w->doc, e, buf, sizeof(buf), &k, w->err));
 	if (!k.ok)
 	{
@@ -1066,6 +1098,35 @@ emit_key(Walk *w, const MarshalEntry *e)
 }
 
 /*
+ * A plain Hash's pairs, in one pass: a key read as a leaf ends where its
+ * value starts, and each value's walk ends where the next key starts.
+ */
+static MarshalStatus
+emit_pairs(Walk *w, const MarshalView *view, size_t *end)
+{
+	size_t		pos = view->items;
+
+	w->sink->begin_object(w->sink->ctx);
+	for (uint32_t i = 0; i < view->count; i++)
+	{
+		MarshalEntry e = {.key = pos};
+		MarshalLeaf leaf;
+		bool		found;
+
+		TRY(marshal_leaf(w->doc, pos, &leaf, &found, w->err));
+		if (found)
+			e.value = leaf.end;
+		else
+			TRY(marshal_skip(w->doc, pos, &e.value, w->err));
+		TRY(emit_key(w, &e, found ? &leaf : NULL));
+		TRY(emit_value(w, e.value, &pos));
+	}
+	w->sink->end_object(w->sink->ctx);
+	*end = pos;
+	return MARSHAL_OK;
+}
+
+/*
  * The entries of a container view: an array's elements or an object's
  * pairs.  *end receives where the entries end.
  */
@@ -1079,6 +1140,8 @@ emit_entries(Walk *w, const MarshalView *view, size_t *end)
 	bool		done;
 	int64_t		i = 0;
 
+	if (view->kind == MV_HASH)
+		return emit_pairs(w, view, end);
 	if (object)
 		k->begin_object(k->ctx);
 	else
@@ -1092,7 +1155,7 @@ emit_entries(Walk *w, const MarshalView *view, size_t *end)
 		if (done)
 			break;
 		if (object)
-			TRY(emit_key(w, &e));
+			TRY(emit_key(w, &e, NULL));
 		else if (w->depth < PATH_STEPS)
 		{
 			w->path[w->depth].key = NULL;

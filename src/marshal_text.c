@@ -9,6 +9,8 @@
  */
 #include "marshal_internal.h"
 
+#include <string.h>
+
 static bool
 is_space(char c)
 {
@@ -204,10 +206,25 @@ marshal_utf8_valid(const uint8_t *s, size_t n, bool nul_ok)
 
 	while (i < n)
 	{
-		uint8_t		c = s[i];
+		uint8_t		c;
 		size_t		need;
 		uint32_t	cp;
 
+		/* ASCII eight bytes at a time: no high bit, and no NUL unless allowed */
+		while (n - i >= 8)
+		{
+			uint64_t	x;
+
+			memcpy(&x, s + i, 8);
+			if ((x & UINT64_C(0x8080808080808080)) != 0 ||
+				(!nul_ok && ((x - UINT64_C(0x0101010101010101)) & ~x &
+							 UINT64_C(0x8080808080808080)) != 0))
+				break;
+			i += 8;
+		}
+		if (i >= n)
+			break;
+		c = s[i];
 		if (c < 0x80)
 		{
 			if (c == 0 && !nul_ok)

@@ -78,6 +78,17 @@ sink_end_array(void *ctx)
 	sink_end(ctx, WJB_END_ARRAY);
 }
 
+/* The database encoding never changes in a session: ask once. */
+static bool
+server_is_utf8(void)
+{
+	static int	utf8 = -1;
+
+	if (utf8 < 0)
+		utf8 = GetDatabaseEncoding() == PG_UTF8;
+	return utf8 == 1;
+}
+
 /* UTF-8 text as a jbvString in the server encoding, copied unless stable. */
 static void
 make_string(JsonbValue *v, const char *s, size_t len, bool stable)
@@ -91,7 +102,7 @@ make_string(JsonbValue *v, const char *s, size_t len, bool stable)
 				 errdetail("Due to an implementation restriction, jsonb strings cannot exceed %d bytes.",
 						   JENTRY_OFFLENMASK)));
 	/* the codec has checked the UTF-8 already: a UTF-8 database takes it as is */
-	if (GetDatabaseEncoding() == PG_UTF8)
+	if (server_is_utf8())
 		conv = (char *) s;
 	else
 		conv = pg_any_to_server(s, (int) len, PG_UTF8);
@@ -418,20 +429,32 @@ rbmarshal_json_value(const MarshalDoc *doc, size_t pos, int time_precision,
 static Datum
 marshal_jsonb(bytea *v, int time_precision, MarshalBinaryMode binary)
 {
-	MemoryContext work;
-	MemoryContext old;
+	MemoryContext work = NULL;
+	MemoryContext old = NULL;
 	MarshalDoc	doc;
 	JsonbValue *root;
 	Jsonb	   *result;
 
-	work = AllocSetContextCreate(CurrentMemoryContext, "rbmarshal to jsonb",
-								 ALLOCSET_DEFAULT_SIZES);
-	old = MemoryContextSwitchTo(work);
+	/*
+	 * The tree of a large value lives in a context of its own, freed once
+	 * converted; a small one's few kilobytes go where jsonb_in's would,
+	 * sparing a context per row.
+	 */
+	if (VARSIZE_ANY_EXHDR(v) > 2048)
+	{
+		work = AllocSetContextCreate(CurrentMemoryContext, "rbmarshal to jsonb",
+									 ALLOCSET_DEFAULT_SIZES);
+		old = MemoryContextSwitchTo(work);
+	}
 	rbmarshal_open_lazy(v, &doc);
 	root = rbmarshal_json_value(&doc, 2, time_precision, binary);
-	MemoryContextSwitchTo(old);
+	if (work)
+		MemoryContextSwitchTo(old);
 	result = JsonbValueToJsonb(root);
-	MemoryContextDelete(work);
+	if (work)
+		MemoryContextDelete(work);
+	else
+		marshal_index_free(&doc.index, rbmarshal_hooks());
 	return JsonbPGetDatum(result);
 }
 
