@@ -500,10 +500,11 @@ re_value(Reenc *r, size_t pos, size_t *next)
 		case MT_USERDEF:
 			marshal_write_userdef(r->w, n.cls.ptr, n.cls.len, n.data.ptr, n.data.len);
 			/*
-			 * MRI numbers a u after its own ivars, unless a C stands between
-			 * the I and the u (I C :S u ...): then the ivars come after it.
+			 * MRI numbers a u after its own ivars, unless a C or an e stands
+			 * between the I and the u (I C :S u ..., I e :M u ...; r_object0
+			 * passes no ivp through them): then the ivars come after it.
 			 */
-			if (n.uclass.len != 0)
+			if (n.uclass.len != 0 || n.nextended != 0)
 				TRY(remember(r, (size_t) orig, marshal_write_remember(r->w)));
 			break;
 		default:
@@ -526,7 +527,7 @@ re_value(Reenc *r, size_t pos, size_t *next)
 		}
 		else
 			*next = n.next;
-		if (n.type == MT_USERDEF && n.uclass.len == 0)
+		if (n.type == MT_USERDEF && n.uclass.len == 0 && n.nextended == 0)
 			TRY(remember(r, (size_t) orig, marshal_write_remember(r->w)));
 	}
 	else if (n.has_ivars)
