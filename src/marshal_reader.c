@@ -637,10 +637,69 @@ read_object0(Reader *r, size_t start, int *ivp, uint8_t *kind)
 	int			type;
 	MarshalStatus st;
 
-	TRY(descend(r));
 	if (++r->steps % INTERRUPT_EVERY == 0 && r->hooks &&
 		r->hooks->check_interrupts)
 		r->hooks->check_interrupts(r->hooks->ctx);
+
+	/*
+	 * Flat values a level below the limit, in line: nothing in them can
+	 * fail that the long way would report differently (a String's length
+	 * over the limit or the bytes goes the long way).
+	 */
+	if (r->depth < r->max_depth && r->pos < r->len)
+	{
+		const uint8_t *b = r->buf;
+		size_t		p = r->pos + 1;
+		int64_t		v;
+
+		switch (b[r->pos])
+		{
+			case MT_NIL:
+			case MT_TRUE:
+			case MT_FALSE:
+				r->ivar_open = false;
+				r->pos = p;
+				*kind = b[p - 1] == MT_NIL ? MK_NIL : b[p - 1] == MT_TRUE ? MK_TRUE : MK_FALSE;
+				return MARSHAL_OK;
+			case MT_FIXNUM:
+				if (!marshal_decode_long(b, r->len, &p, &v))
+					break;
+				r->ivar_open = false;
+				r->pos = p;
+				*kind = MK_FIXNUM;
+				return MARSHAL_OK;
+			case MT_STRING:
+				if (!marshal_decode_long(b, r->len, &p, &v) ||
+					v < 0 || v > MARSHAL_MAX_LENGTH || (uint64_t) v > r->len - p)
+					break;
+				r->ivar_open = false;
+				r->pos = p + (size_t) v;
+				*kind = MK_STRING;
+				return add_object(r, MK_STRING, start, NULL);
+			case MT_SYMLINK:
+				if (!marshal_decode_long(b, r->len, &p, &v) || v < 0 || v >= r->nsym)
+					break;
+				r->ivar_open = false;
+				r->pos = p;
+				*kind = MK_SYMBOL;
+				return MARSHAL_OK;
+			case MT_SYMBOL:
+				{
+					uint32_t	sym;
+
+					if (ivp && *ivp)
+						break;	/* I:sym: the symbol reads the ivars */
+					r->ivar_open = false;
+					r->pos = p;
+					*kind = MK_SYMBOL;
+					return read_symreal(r, 0, &sym);
+				}
+			default:
+				break;
+		}
+	}
+
+	TRY(descend(r));
 
 	TRY(read_byte(r, "a type byte", &type));
 	st = read_object_for(r, start, ivp, type, kind);
@@ -899,7 +958,36 @@ read_object_for(Reader *r, size_t start, int *ivp, int type, uint8_t *kind)
 		case MT_IVAR:
 			{
 				int			ivar = 1;
+				const uint8_t *b = r->buf;
+				size_t		p = r->pos + 1;
+				int64_t		len;
+				int64_t		e;
 
+				/*
+				 * The commonest value of all, a text String: I " <bytes> 06
+				 * ;<E> T|F, in one step when nothing in it needs a message
+				 * (the long way reads the same, value by value).
+				 */
+				if (r->pos < r->len && b[r->pos] == MT_STRING &&
+					r->depth < r->max_depth &&
+					marshal_decode_long(b, r->len, &p, &len) && len >= 0 &&
+					len <= MARSHAL_MAX_LENGTH && (uint64_t) len <= r->len - p)
+				{
+					p += (size_t) len;
+					if (p + 3 < r->len && b[p] == 0x06 && b[p + 1] == MT_SYMLINK)
+					{
+						p += 2;
+						if (marshal_decode_long(b, r->len, &p, &e) &&
+							e >= 0 && e < r->nsym && r->sym_tag[e] == SYM_E &&
+							p < r->len && (b[p] == MT_TRUE || b[p] == MT_FALSE))
+						{
+							r->ivar_open = false;
+							r->pos = p + 1;
+							*kind = MK_STRING;
+							return add_object(r, MK_STRING, start, NULL);
+						}
+					}
+				}
 				TRY(read_object0(r, start, &ivar, &k));
 				if (ivar)
 					TRY(read_ivars(r, k, NULL));
