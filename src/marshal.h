@@ -339,6 +339,12 @@ typedef struct MarshalJsonSink
 	bool		(*transcode) (void *ctx, const char *encname,
 							  const uint8_t *s, size_t len,
 							  char **out, size_t *outlen);
+	/*
+	 * Emit JSON text (a serialized column's) as the value it parses to;
+	 * false, having emitted nothing, if it is not valid JSON.  May be NULL:
+	 * the text is then emitted as a string.
+	 */
+	bool		(*json) (void *ctx, const char *s, size_t len);
 } MarshalJsonSink;
 
 typedef struct MarshalJsonOptions
@@ -554,6 +560,9 @@ typedef struct MarshalView
 	size_t		seg_items[3];
 	uint32_t	seg_count[3];
 	int			attr_seg;		/* the one holding Attribute objects, or -1 */
+	int			values_seg;		/* the adapter's @values, or -1 */
+	size_t		types_items;	/* the @types Hash (name => type object) */
+	uint32_t	types_count;
 } MarshalView;
 
 typedef struct MarshalViewIter
@@ -565,6 +574,11 @@ typedef struct MarshalViewIter
 	size_t		value;			/* the last value returned, to skip */
 } MarshalViewIter;
 
+/* How an MV_RECORD attribute's raw value is cast (marshal_record.c). */
+#define MARSHAL_CAST_NONE	0	/* already cast (or nothing to cast with) */
+#define MARSHAL_CAST_DB		1	/* type.deserialize: the adapter's value */
+#define MARSHAL_CAST_USER	2	/* type.cast: a value assigned by the app */
+
 typedef struct MarshalEntry
 {
 	size_t		key;			/* MV_HASH: offset of the key value */
@@ -572,6 +586,8 @@ typedef struct MarshalEntry
 	MarshalEncoding name_enc;
 	MarshalBytes name_encname;
 	size_t		value;			/* offset of the value (or element) */
+	size_t		type;			/* MV_RECORD: the attribute's type object */
+	int			cast;			/* MV_RECORD: MARSHAL_CAST_* */
 } MarshalEntry;
 
 /* A key as text: key.to_s of a Hash key, or a member/ivar name. */
@@ -641,6 +657,57 @@ extern MarshalStatus marshal_time_parts(const MarshalDoc *doc, size_t pos,
 /* The Julian Day Number of a Date. */
 extern MarshalStatus marshal_date_jd(const MarshalDoc *doc, size_t pos,
 									 int64_t *jd, bool *ok, MarshalError *err);
+
+/*
+ * An Active Record attribute's value cast as serializable_hash would
+ * (marshal_record.c): what to emit instead of the raw value.
+ */
+typedef enum MarshalCastKind
+{
+	MCAST_RAW = 0,				/* the raw value, as it is */
+	MCAST_VALUE,				/* the value at pos instead */
+	MCAST_NULL,
+	MCAST_BOOL,
+	MCAST_INT,
+	MCAST_NUMBER,				/* text: a JSON number */
+	MCAST_STRING,				/* text: a JSON string */
+	MCAST_TIME,					/* an instant, as ISO 8601 UTC ("...Z") */
+	MCAST_MARSHAL,				/* bytes: a nested Marshal stream's view */
+	MCAST_JSON					/* bytes: JSON text, parsed */
+} MarshalCastKind;
+
+typedef struct MarshalCast
+{
+	MarshalCastKind kind;
+	bool		boolean;
+	int64_t		integer;
+	size_t		pos;
+	MarshalInstant time;
+	MarshalBytes bytes;
+	bool		json_invalid_null;	/* bad JSON is null (else left raw) */
+	char		text[128];
+	size_t		len;
+} MarshalCast;
+
+extern MarshalStatus marshal_record_cast(const MarshalDoc *doc,
+										 const MarshalEntry *e,
+										 MarshalCast *c, MarshalError *err);
+
+/* The JSON view of one view entry's value (cast, for record attributes). */
+extern MarshalStatus marshal_to_json_entry(const MarshalDoc *doc,
+										   const MarshalEntry *e,
+										   const MarshalJsonSink *sink,
+										   const MarshalJsonOptions *opts,
+										   const MarshalHooks *hooks,
+										   MarshalError *err);
+
+/* As marshal_view_find for a key, giving the whole entry (value 0: none). */
+extern MarshalStatus marshal_view_find_entry(const MarshalDoc *doc,
+											 const MarshalView *view,
+											 const char *key, size_t keylen,
+											 const MarshalJsonSink *transcoder,
+											 MarshalEntry *found,
+											 MarshalError *err);
 
 /* The JSON view of the value at pos only (navigation results). */
 extern MarshalStatus marshal_to_json_at(const MarshalDoc *doc, size_t pos,

@@ -1127,6 +1127,109 @@ emit_pairs(Walk *w, const MarshalView *view, size_t *end)
 }
 
 /*
+ * A nested Marshal stream (a serialized column's coder output) as its own
+ * JSON view: untrusted bytes, so validated first, within the depth and
+ * budget left.
+ */
+static MarshalStatus
+emit_nested(Walk *w, size_t pos, MarshalBytes b)
+{
+	MarshalDoc	doc = {.buf = b.ptr, .len = b.len};
+	MarshalJsonOptions opts = w->opts;
+	MarshalStatus st;
+
+	if (w->depth + 2 > opts.max_depth)
+		return fail(w, MARSHAL_ERR_DEPTH, pos, "nesting deeper than %u levels",
+					opts.max_depth);
+	opts.max_depth -= w->depth + 1;
+	opts.max_cost = opts.max_cost - w->cost + 1;
+	TRY(charge(w, pos, b.len));
+	st = marshal_index(b.ptr, b.len, w->hooks, opts.max_depth, &doc.index, w->err);
+	if (st != MARSHAL_OK)
+	{
+		char		detail[sizeof(w->err->detail)];
+
+		memcpy(detail, w->err->detail, sizeof(detail));
+		return fail(w, st, pos, "serialized attribute: %.200s", detail);
+	}
+	st = marshal_to_json(&doc, w->sink, &opts, w->hooks, w->err);
+	marshal_index_free(&doc.index, w->hooks);
+	if (st != MARSHAL_OK)
+	{
+		char		detail[sizeof(w->err->detail)];
+
+		memcpy(detail, w->err->detail, sizeof(detail));
+		return fail(w, st, pos, "serialized attribute: %.200s", detail);
+	}
+	return MARSHAL_OK;
+}
+
+/*
+ * A record attribute's value, cast by its type as serializable_hash would
+ * (marshal_record.c decides); *end receives where the raw value ends.
+ */
+static MarshalStatus
+emit_cast(Walk *w, const MarshalEntry *e, size_t *end)
+{
+	const MarshalJsonSink *k = w->sink;
+	MarshalCast c;
+	size_t		ignored;
+
+	TRY(marshal_record_cast(w->doc, e, &c, w->err));
+	if (c.kind == MCAST_RAW)
+		return emit_value(w, e->value, end);
+	TRY(charge(w, e->value, c.len));
+	TRY(marshal_skip(w->doc, e->value, end, w->err));
+	switch (c.kind)
+	{
+		case MCAST_VALUE:
+			return emit_value(w, c.pos, &ignored);
+		case MCAST_NULL:
+			k->null(k->ctx);
+			break;
+		case MCAST_BOOL:
+			k->boolean(k->ctx, c.boolean);
+			break;
+		case MCAST_INT:
+			k->integer(k->ctx, c.integer);
+			break;
+		case MCAST_NUMBER:
+			k->number(k->ctx, c.text, c.len);
+			break;
+		case MCAST_STRING:
+			k->string(k->ctx, c.text, c.len, false);
+			break;
+		case MCAST_TIME:
+			{
+				char		buf[80];
+				size_t		len = format_wall(c.time.epoch, c.time.nsec,
+											  w->opts.time_precision, buf);
+
+				buf[len++] = 'Z';
+				k->string(k->ctx, buf, len, false);
+				break;
+			}
+		case MCAST_MARSHAL:
+			return emit_nested(w, e->value, c.bytes);
+		case MCAST_JSON:
+			TRY(charge(w, e->value, c.bytes.len));
+			if (k->json && marshal_utf8_valid(c.bytes.ptr, c.bytes.len, false) &&
+				k->json(k->ctx, (const char *) c.bytes.ptr, c.bytes.len))
+				break;
+			if (k->json && c.json_invalid_null)
+			{
+				k->null(k->ctx);
+				break;
+			}
+			/* no JSON parser here, or text Rails' coder would refuse */
+			return emit_value(w, e->value, &ignored);
+		default:
+			return emit_value(w, e->value, &ignored);
+	}
+	return MARSHAL_OK;
+}
+
+/*
  * The entries of a container view: an array's elements or an object's
  * pairs.  *end receives where the entries end.
  */
@@ -1161,7 +1264,10 @@ emit_entries(Walk *w, const MarshalView *view, size_t *end)
 			w->path[w->depth].key = NULL;
 			w->path[w->depth].index = i++;
 		}
-		TRY(emit_value(w, e.value, &vend));
+		if (e.cast != MARSHAL_CAST_NONE)
+			TRY(emit_cast(w, &e, &vend));
+		else
+			TRY(emit_value(w, e.value, &vend));
 		if (view->kind != MV_SET)
 			marshal_view_value_end(&it, vend);
 	}
@@ -1517,6 +1623,23 @@ marshal_to_json_at(const MarshalDoc *doc, size_t pos,
 }
 
 MarshalStatus
+marshal_to_json_entry(const MarshalDoc *doc, const MarshalEntry *e,
+					  const MarshalJsonSink *sink,
+					  const MarshalJsonOptions *opts,
+					  const MarshalHooks *hooks, MarshalError *err)
+{
+	Walk		w;
+	size_t		end;
+	MarshalStatus st;
+
+	TRY(walk_init(&w, doc, sink, opts, hooks, err));
+	st = e->cast != MARSHAL_CAST_NONE ? emit_cast(&w, e, &end)
+		: emit_value(&w, e->value, &end);
+	walk_done(&w);
+	return st;
+}
+
+MarshalStatus
 marshal_to_json(const MarshalDoc *doc, const MarshalJsonSink *sink,
 				const MarshalJsonOptions *opts, const MarshalHooks *hooks,
 				MarshalError *err)
@@ -1800,7 +1923,7 @@ marshal_to_json_text(const uint8_t *buf, size_t len,
 	MarshalJsonSink sink = {
 		NULL, text_begin_object, text_end_object, text_begin_array,
 		text_end_array, text_key, text_string, text_null, text_boolean,
-		text_integer, text_number, NULL
+		text_integer, text_number, NULL, NULL
 	};
 	MarshalStatus st;
 

@@ -71,6 +71,22 @@ record_view(const MarshalDoc *doc, size_t attrs, MarshalView *view,
 		  marshal_bytes_eq(set.cls, "ActiveModel::AttributeSet")))
 		return MARSHAL_OK;
 	view->attr_seg = -1;
+	view->values_seg = -1;
+	{
+		/* the type objects that cast the raw @values */
+		size_t		v;
+		MarshalNode h;
+
+		if ((st = marshal_find_ivar(doc, set.items, set.count, "@types", &v, err)) != MARSHAL_OK)
+			return st;
+		if (v && (st = marshal_node(doc, v, &h, err)) != MARSHAL_OK)
+			return st;
+		if (v && (h.type == MT_HASH || h.type == MT_HASH_DEF))
+		{
+			view->types_items = h.items;
+			view->types_count = h.count;
+		}
+	}
 	for (int i = 0; i < 3; i++)
 	{
 		size_t		v;
@@ -86,6 +102,8 @@ record_view(const MarshalDoc *doc, size_t attrs, MarshalView *view,
 			continue;
 		if (i == 2)
 			view->attr_seg = view->nsegs;
+		if (i == 0)
+			view->values_seg = view->nsegs;
 		view->seg_items[view->nsegs] = h.items;
 		view->seg_count[view->nsegs] = h.count;
 		view->nsegs++;
@@ -230,6 +248,42 @@ marshal_view_value_end(MarshalViewIter *it, size_t end)
 	it->value = 0;
 }
 
+/* The @types entry for the attribute whose key is at key (0 if none). */
+static MarshalStatus
+attribute_type(const MarshalDoc *doc, const MarshalView *v, size_t key,
+			   size_t *type, MarshalError *err)
+{
+	MarshalEntry e = {.key = key};
+	MarshalKeyText k;
+	char		buf[128];
+	size_t		pos = v->types_items;
+	MarshalStatus st;
+
+	*type = 0;
+	if (v->types_count == 0)
+		return MARSHAL_OK;
+	if ((st = marshal_key_text(doc, &e, buf, sizeof(buf), &k, err)) != MARSHAL_OK)
+		return st;
+	if (!k.ok || k.type != MT_STRING)
+		return MARSHAL_OK;
+	for (uint32_t i = 0; i < v->types_count; i++)
+	{
+		MarshalEntry te = {.key = pos};
+		MarshalKeyText tk;
+		char		tbuf[128];
+
+		if ((st = marshal_key_text(doc, &te, tbuf, sizeof(tbuf), &tk, err)) != MARSHAL_OK ||
+			(st = marshal_skip(doc, pos, &pos, err)) != MARSHAL_OK)
+			return st;
+		if (tk.ok && tk.type == MT_STRING && tk.text.len == k.text.len &&
+			memcmp(tk.text.ptr, k.text.ptr, k.text.len) == 0)
+			*type = pos;
+		if ((st = marshal_skip(doc, pos, &pos, err)) != MARSHAL_OK)
+			return st;
+	}
+	return MARSHAL_OK;
+}
+
 /* The next attribute of an MV_RECORD view. */
 static MarshalStatus
 record_next(const MarshalDoc *doc, MarshalViewIter *it, MarshalEntry *e,
@@ -264,6 +318,13 @@ record_next(const MarshalDoc *doc, MarshalViewIter *it, MarshalEntry *e,
 		if (it->seg != v->attr_seg)
 		{
 			e->value = it->value = it->pos;
+			/* a raw value from the adapter: deserialized by its type */
+			if (it->seg == v->values_seg)
+			{
+				if ((st = attribute_type(doc, v, e->key, &e->type, err)) != MARSHAL_OK)
+					return st;
+				e->cast = e->type ? MARSHAL_CAST_DB : MARSHAL_CAST_NONE;
+			}
 			return MARSHAL_OK;
 		}
 		/* an Attribute: its cast @value, else the value before type cast */
@@ -277,10 +338,21 @@ record_next(const MarshalDoc *doc, MarshalViewIter *it, MarshalEntry *e,
 			continue;
 		if ((st = marshal_find_ivar(doc, a.items, a.count, "@value", &value, err)) != MARSHAL_OK)
 			return st;
-		if (value == 0 &&
-			(st = marshal_find_ivar(doc, a.items, a.count, "@value_before_type_cast",
-									&value, err)) != MARSHAL_OK)
-			return st;
+		if (value == 0)
+		{
+			/* not cast yet: FromDatabase deserializes, FromUser casts */
+			if ((st = marshal_find_ivar(doc, a.items, a.count, "@value_before_type_cast",
+										&value, err)) != MARSHAL_OK ||
+				(st = marshal_find_ivar(doc, a.items, a.count, "@type",
+										&e->type, err)) != MARSHAL_OK)
+				return st;
+			if (marshal_bytes_eq(a.cls, "ActiveModel::Attribute::FromDatabase"))
+				e->cast = MARSHAL_CAST_DB;
+			else if (marshal_bytes_eq(a.cls, "ActiveModel::Attribute::FromUser"))
+				e->cast = MARSHAL_CAST_USER;
+			if (e->type == 0)
+				e->cast = MARSHAL_CAST_NONE;
+		}
 		if (value == 0)
 			continue;
 		e->value = value;
@@ -601,11 +673,49 @@ hash_find(const MarshalDoc *doc, const MarshalView *view, const char *key,
 	return MARSHAL_OK;
 }
 
+static MarshalStatus view_find(const MarshalDoc *doc, const MarshalView *view,
+							   const char *key, size_t keylen, int64_t index,
+							   bool by_index, const MarshalJsonSink *transcoder,
+							   size_t *found, MarshalEntry *entry,
+							   MarshalError *err);
+
 MarshalStatus
 marshal_view_find(const MarshalDoc *doc, const MarshalView *view,
 				  const char *key, size_t keylen, int64_t index, bool by_index,
 				  const MarshalJsonSink *transcoder, size_t *found,
 				  MarshalError *err)
+{
+	MarshalEntry e;
+
+	return view_find(doc, view, key, keylen, index, by_index, transcoder,
+					 found, &e, err);
+}
+
+MarshalStatus
+marshal_view_find_entry(const MarshalDoc *doc, const MarshalView *view,
+						const char *key, size_t keylen,
+						const MarshalJsonSink *transcoder, MarshalEntry *found,
+						MarshalError *err)
+{
+	size_t		pos;
+	MarshalStatus st;
+
+	memset(found, 0, sizeof(*found));
+	st = view_find(doc, view, key, keylen, 0, false, transcoder, &pos, found, err);
+	if (st == MARSHAL_OK && pos != found->value)
+	{
+		/* found in a plain Hash: no cast */
+		memset(found, 0, sizeof(*found));
+		found->value = pos;
+	}
+	return st;
+}
+
+static MarshalStatus
+view_find(const MarshalDoc *doc, const MarshalView *view, const char *key,
+		  size_t keylen, int64_t index, bool by_index,
+		  const MarshalJsonSink *transcoder, size_t *found,
+		  MarshalEntry *entry, MarshalError *err)
 {
 	MarshalViewIter it;
 	MarshalEntry e;
@@ -652,13 +762,19 @@ marshal_view_find(const MarshalDoc *doc, const MarshalView *view,
 			KeyByBytes	kb = key_by_bytes(doc, e.key, key, keylen, key_ascii, &end);
 
 			if (kb == KEY_SAME)
+			{
 				*found = e.value;
+				*entry = e;
+			}
 			if (kb != KEY_UNSURE)
 				continue;
 		}
 		if ((st = entry_matches(doc, &e, key, keylen, transcoder, &match, err)) != MARSHAL_OK)
 			return st;
 		if (match)
+		{
 			*found = e.value;
+			*entry = e;
+		}
 	}
 }

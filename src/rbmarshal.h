@@ -52,6 +52,10 @@ extern bool rbmarshal_transcode(void *ctx, const char *encname,
 extern JsonbValue *rbmarshal_json_value(const MarshalDoc *doc,
 											   size_t pos, int time_precision,
 											   MarshalBinaryMode binary);
+extern JsonbValue *rbmarshal_json_entry(const MarshalDoc *doc,
+										const MarshalEntry *e,
+										int time_precision,
+										MarshalBinaryMode binary);
 
 /* rbmarshal_fromjsonb.c */
 extern bytea *rbmarshal_from_jsonb_value(JsonbValue *v);

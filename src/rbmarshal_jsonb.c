@@ -10,6 +10,7 @@
 #include "rbmarshal.h"
 
 #include "catalog/namespace.h"
+#include "common/jsonapi.h"
 #include "mb/pg_wchar.h"
 #include "utils/builtins.h"
 #include "utils/jsonb.h"
@@ -378,6 +379,52 @@ rbmarshal_transcode(void *ctx, const char *encname, const uint8_t *s, size_t len
 	return true;
 }
 
+/*
+ * A serialized column's JSON text as the value it parses to: checked with
+ * the JSON parser first (false if invalid, so the codec decides), then
+ * built by jsonb_in and pushed token by token where the value belongs.
+ */
+static bool
+sink_json(void *ctx, const char *str, size_t len)
+{
+	JsonbSink  *s = ctx;
+	char	   *conv = pg_any_to_server(str, (int) len, PG_UTF8);
+	JsonLexContext *lex;
+	Jsonb	   *j;
+
+	if (conv == str)
+		conv = pnstrdup(str, len);
+	lex = makeJsonLexContextCstringLen(conv, (int) strlen(conv),
+									   GetDatabaseEncoding(), true);
+	if (pg_parse_json(lex, &nullSemAction) != JSON_SUCCESS)
+		return false;
+	j = DatumGetJsonbP(DirectFunctionCall1(jsonb_in, CStringGetDatum(conv)));
+	if (JB_ROOT_IS_SCALAR(j))
+	{
+		JsonbValue	v;
+
+		(void) JsonbExtractScalar(&j->root, &v);
+		push_scalar(s, &v);
+	}
+	else
+	{
+		JsonbIterator *it = JsonbIteratorInit(&j->root);
+		JsonbValue	v;
+		JsonbIteratorToken tok;
+
+		while ((tok = JsonbIteratorNext(&it, &v, false)) != WJB_DONE)
+		{
+			if (tok == WJB_BEGIN_OBJECT || tok == WJB_BEGIN_ARRAY)
+				(void) pushJsonbValue(&s->state, tok, NULL);
+			else if (tok == WJB_END_OBJECT || tok == WJB_END_ARRAY)
+				sink_end(s, tok);
+			else
+				(void) pushJsonbValue(&s->state, tok, &v);
+		}
+	}
+	return true;
+}
+
 static MarshalBinaryMode
 binary_mode(text *t)
 {
@@ -404,13 +451,23 @@ JsonbValue *
 rbmarshal_json_value(const MarshalDoc *doc, size_t pos, int time_precision,
 					 MarshalBinaryMode binary)
 {
+	MarshalEntry e = {.value = pos};
+
+	return rbmarshal_json_entry(doc, &e, time_precision, binary);
+}
+
+/* The same for a view entry: a record attribute's value comes out cast. */
+JsonbValue *
+rbmarshal_json_entry(const MarshalDoc *doc, const MarshalEntry *e,
+					 int time_precision, MarshalBinaryMode binary)
+{
 	MarshalError err;
 	MarshalJsonOptions opts;
 	JsonbSink	s = {NULL, NULL};
 	MarshalJsonSink sink = {
 		&s, sink_begin_object, sink_end_object, sink_begin_array,
 		sink_end_array, sink_key, sink_string, sink_null, sink_boolean,
-		sink_integer, sink_number, rbmarshal_transcode
+		sink_integer, sink_number, rbmarshal_transcode, sink_json
 	};
 
 	if (time_precision < 0 || time_precision > 9)
@@ -421,7 +478,7 @@ rbmarshal_json_value(const MarshalDoc *doc, size_t pos, int time_precision,
 	opts.time_precision = time_precision;
 	opts.binary = binary;
 	opts.max_depth = (uint32_t) rbmarshal_max_depth;
-	if (marshal_to_json_at(doc, pos, &sink, &opts, rbmarshal_hooks(), &err) != MARSHAL_OK)
+	if (marshal_to_json_entry(doc, e, &sink, &opts, rbmarshal_hooks(), &err) != MARSHAL_OK)
 		rbmarshal_report(&err, NULL, "jsonb");
 	return s.result;
 }

@@ -59,6 +59,22 @@ static const MarshalJsonSink transcoder = {
 	.transcode = rbmarshal_transcode
 };
 
+/* A path element that names an array position by its digits. */
+static bool
+path_index(const char *key, size_t keylen, int64 *index)
+{
+	char	   *end;
+	char		buf[32];
+
+	if (keylen == 0 || keylen >= sizeof(buf))
+		return false;
+	memcpy(buf, key, keylen);
+	buf[keylen] = '\0';
+	errno = 0;
+	*index = strtol(buf, &end, 10);
+	return *end == '\0' && errno == 0;
+}
+
 /*
  * One step of a path from the value at *pos (whose view is given): a key,
  * or (text that parses as an integer, on arrays) an index, as jsonb's #>
@@ -73,17 +89,7 @@ step(MarshalDoc *doc, const MarshalView *view, size_t *pos, const char *key,
 
 	if (!by_index && (view->kind == MV_ARRAY || view->kind == MV_SET))
 	{
-		/* a path element names an array position by its digits */
-		char	   *end;
-		char		buf[32];
-
-		if (keylen == 0 || keylen >= sizeof(buf))
-			return false;
-		memcpy(buf, key, keylen);
-		buf[keylen] = '\0';
-		errno = 0;
-		index = strtol(buf, &end, 10);
-		if (*end != '\0' || errno != 0)
+		if (!path_index(key, keylen, &index))
 			return false;
 		by_index = true;
 	}
@@ -114,6 +120,70 @@ made_up_field(JsonbValue *obj, const char *key, size_t keylen)
 			found = &obj->val.object.pairs[i].value;
 	}
 	return found;
+}
+
+/*
+ * One step into a JSON value the view made up (a made-up object, or a
+ * record attribute's cast value): a key of an object, or an index (its
+ * digits, when the step is a path element) of an array.  NULL if none.
+ */
+static JsonbValue *
+made_step(JsonbValue *v, const char *key, size_t keylen, bool by_index,
+		  int64 index)
+{
+	if (v->type == jbvObject && !by_index)
+		return made_up_field(v, key, keylen);
+	if (v->type == jbvArray && !v->val.array.rawScalar)
+	{
+		int			n = v->val.array.nElems;
+
+		if (!by_index && !path_index(key, keylen, &index))
+			return NULL;
+		if (index < 0)
+			index += n;
+		if (index < 0 || index >= n)
+			return NULL;
+		return &v->val.array.elems[index];
+	}
+	return NULL;
+}
+
+/*
+ * A JSON value as ->> gives it: a string's text, NULL for null, numbers,
+ * booleans and containers as jsonb prints them.
+ */
+static text *
+made_text(JsonbValue *v)
+{
+	Jsonb	   *j;
+
+	if (v->type == jbvString)
+		return cstring_to_text_with_len(v->val.string.val, v->val.string.len);
+	if (v->type == jbvNull)
+		return NULL;
+	j = JsonbValueToJsonb(v);
+	return cstring_to_text(JsonbToCString(NULL, &j->root, VARSIZE(j)));
+}
+
+/*
+ * A record attribute whose value the view casts (see marshal_record.c)
+ * has no bytes of its own: its JSON, or NULL when the key is a plain one.
+ */
+static JsonbValue *
+cast_field(MarshalDoc *doc, const MarshalView *view, const char *key,
+		   size_t keylen, bool *found)
+{
+	MarshalEntry e;
+	MarshalError err;
+
+	*found = false;
+	if (view->kind != MV_RECORD)
+		return NULL;
+	check(marshal_view_find_entry(doc, view, key, keylen, &transcoder, &e, &err), &err);
+	*found = e.value != 0;
+	if (e.value == 0 || e.cast == MARSHAL_CAST_NONE)
+		return NULL;
+	return rbmarshal_json_entry(doc, &e, 3, MBIN_BASE64);
 }
 
 /* The sub-value at pos as a stream of its own (Marshal.dump(sub_value)). */
@@ -150,8 +220,6 @@ value_at(MarshalDoc *doc, size_t pos)
 static text *
 text_at(MarshalDoc *doc, size_t pos)
 {
-	JsonbValue *v;
-	Jsonb	   *j;
 	MarshalNode n;
 	MarshalError err;
 
@@ -167,15 +235,7 @@ text_at(MarshalDoc *doc, size_t pos)
 		return conv == s ? cstring_to_text_with_len(s, (int) n.data.len)
 			: cstring_to_text(conv);
 	}
-	v = rbmarshal_json_value(doc, pos, 3, MBIN_BASE64);
-
-	if (v->type == jbvString)
-		return cstring_to_text_with_len(v->val.string.val, v->val.string.len);
-	if (v->type == jbvNull)
-		return NULL;
-	/* numbers, booleans and containers: as jsonb prints them */
-	j = JsonbValueToJsonb(v);
-	return cstring_to_text(JsonbToCString(NULL, &j->root, VARSIZE(j)));
+	return made_text(rbmarshal_json_value(doc, pos, 3, MBIN_BASE64));
 }
 
 /* Open, walk the path, give the result as rbmarshal or text. */
@@ -212,7 +272,25 @@ navigate(FunctionCallInfo fcinfo, bytea *v, int nsteps, Datum *keys,
 			}
 			k = key_utf8(DatumGetTextPP(keys[i]), &len);
 		}
+		if (made)
+		{
+			/* inside a cast attribute's value */
+			made = made_step(made, k, len, i < 0, index);
+			ok = made != NULL;
+			continue;
+		}
 		check(marshal_view(&doc, pos, &view, &err), &err);
+		if (view.kind == MV_RECORD && i >= 0)
+		{
+			bool		found;
+
+			made = cast_field(&doc, &view, k, len, &found);
+			if (made || !found)
+			{
+				ok = found;
+				continue;
+			}
+		}
 		if (view.kind == MV_SCALAR)
 		{
 			JsonbValue *jv = rbmarshal_json_value(&doc, pos, 3, MBIN_BASE64);
@@ -228,12 +306,10 @@ navigate(FunctionCallInfo fcinfo, bytea *v, int nsteps, Datum *keys,
 	}
 	if (ok && made)
 	{
-		/* the made-up values are strings */
 		if (kind == AS_RBMARSHAL)
 			result = (struct varlena *) rbmarshal_from_jsonb_value(made);
 		else
-			result = (struct varlena *) cstring_to_text_with_len(made->val.string.val,
-																 made->val.string.len);
+			result = (struct varlena *) made_text(made);
 	}
 	else if (ok && kind == AS_RBMARSHAL)
 		result = (struct varlena *) value_at(&doc, pos);
@@ -582,6 +658,8 @@ root_entries(MarshalDoc *doc, bool want_object, const char *fname)
 		CHECK_FOR_INTERRUPTS();
 		en = palloc0(sizeof(Entry));
 		en->value = e.value;
+		if (e.cast != MARSHAL_CAST_NONE)
+			en->made = rbmarshal_json_entry(doc, &e, 3, MBIN_BASE64);
 		if (object)
 		{
 			check(marshal_key_text(doc, &e, buf, sizeof(buf), &k, &err), &err);
@@ -611,6 +689,7 @@ root_entries(MarshalDoc *doc, bool want_object, const char *fname)
 				if (old->keylen == en->keylen && memcmp(old->key, en->key, en->keylen) == 0)
 				{
 					old->value = en->value;
+					old->made = en->made;
 					replaced = true;
 					break;
 				}
@@ -658,8 +737,12 @@ entries_srf(FunctionCallInfo fcinfo, SrfKind kind, const char *fname)
 		if (en->made && kind == SRF_EACH)
 			values[col++] = PointerGetDatum(rbmarshal_from_jsonb_value(en->made));
 		else if (en->made && kind == SRF_EACH_TEXT)
-			values[col++] = PointerGetDatum(cstring_to_text_with_len(en->made->val.string.val,
-																	 en->made->val.string.len));
+		{
+			text	   *t = made_text(en->made);
+
+			nulls[col] = t == NULL;
+			values[col++] = PointerGetDatum(t);
+		}
 		else if (kind == SRF_EACH || kind == SRF_ELEMENTS)
 			values[col++] = PointerGetDatum(value_at(&doc, en->value));
 		else if (kind == SRF_EACH_TEXT || kind == SRF_ELEMENTS_TEXT)

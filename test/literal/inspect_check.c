@@ -10,7 +10,7 @@
  *		src/marshal_reader.c src/marshal_text.c src/marshal_cursor.c \
  *		src/marshal_format.c src/marshal_json.c src/marshal_writer.c \
  *		src/marshal_reencode.c src/marshal_view.c src/marshal_literal.c \
- *		src/marshal_inspect.c src/marshal_cache.c -lm -lz
+ *		src/marshal_inspect.c src/marshal_cache.c src/marshal_record.c -lm -lz
  *
  * Usage: inspect_check [-q] [-p PREFIX]... [FILE]
  *	-q			print the summary only

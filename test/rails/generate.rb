@@ -806,6 +806,23 @@ FrozenClock.at(CLOCK) do
       t.binary :settings     # serialize with a Marshal coder (bytes of a nested stream)
       t.timestamps
     end
+    # one column per cast rule, for the type-directed casting fixtures (rec61_cast_*)
+    create_table :gauges do |t|
+      t.integer :count
+      t.decimal :whole, precision: 20, scale: 0 # ActiveRecord::Type::DecimalWithoutScale
+      t.decimal :amount                         # Decimal, no precision or scale
+      t.decimal :price, precision: 10, scale: 2
+      t.float :ratio
+      t.boolean :flag
+      t.date :due_on
+      t.datetime :starts_at, precision: 6       # time zone aware (TimeZoneConverter)
+      t.string :label
+      t.text :body
+      t.json :doc                               # ActiveRecord::Type::Json
+      t.text :meta                              # serialize JSON (Coders::JSON)
+      t.binary :blob
+      t.binary :settings                        # serialize with MarshalCoder
+    end
   end
 end
 
@@ -823,6 +840,11 @@ end
 
 class Widget < ActiveRecord::Base
   serialize :prefs
+  serialize :settings, MarshalCoder
+end
+
+class Gauge < ActiveRecord::Base
+  serialize :meta, JSON
   serialize :settings, MarshalCoder
 end
 
@@ -1160,6 +1182,54 @@ Time.use_zone("Eastern Time (US & Canada)") do
   bytes = Marshal.dump(r)
   expected = record_json(Marshal.load(bytes))
   RECORDS << ["rec61_read_in_eastern_zone", bytes, expected, :r61]
+end
+
+# --- type-directed casting: one column per type, raw and form values ------------
+
+# Raw adapter values (@values, never read): rows written with SQL, so each column
+# holds what SQLite returns for it (its affinity converts some text to numbers).
+[
+  "1, 20, 1.5, 12.34, 2.5, 1, '2024-03-06', '2024-03-06 10:00:00.123456', 'x', 'body', " \
+  "'{\"a\":[1,2.5,\"x\"],\"b\":null,\"c\":{\"d\":true}}', '{\"k\":[1,{\"z\":null}]}', X'616263', NULL",
+  "-7, -3, 0.1, 9.995, -0.25, 0, '2024-02-29', '2024-03-06T10:00:00Z', 12, 3.5, '[1,2]', '', X'', NULL",
+  "'abc', '  ', 'x', 12, 3, 't', '', '2024-03-06 10:00:00+02:00', 1, 'null', 'not json', 'null', NULL, NULL",
+  "'  ', 12.7, -1.005, -9.995, 'abc', 'f', 'abc', '2024-03-06', 0.5, 'x', '7', '\"s\"', NULL, NULL",
+  "NULL, NULL, NULL, 0.005, NULL, NULL, NULL, '2024-03-06 10:00', NULL, NULL, NULL, NULL, NULL, NULL"
+].each_with_index do |values, i|
+  Gauge.connection.execute("INSERT INTO gauges (id, count, whole, amount, price, ratio, flag, due_on, starts_at, " \
+                           "label, body, doc, meta, blob, settings) VALUES (#{i + 1}, #{values})")
+  record61("rec61_cast_raw_#{i + 1}", Gauge.find(i + 1))
+end
+
+# a Marshal-coded column and a binary column as saved by the app
+r = Gauge.create!(id: 10, settings: { "limits" => [1, 2, 3], "beta" => true, :sym => 1.5 }, blob: "bytes",
+                  meta: { "k" => [1, nil] }, doc: { "x" => 1 })
+record61("rec61_cast_created", r)
+record61("rec61_cast_loaded_coders", Gauge.find(10))
+
+# Form input (Attribute::FromUser without @value): column => inputs, one record per index
+CAST_INPUTS = {
+  count: ["7", " 7 ", "", "abc", "1e3", "-12", "3.99", "1_000", "  ", "+5", 4.5, true, "0x1A", "12abc"],
+  whole: ["12.7", "abc", "", "-3", " 42 ", 7.9],
+  amount: ["1.50", "abc", "1e-3", 0.1, "", "-0.000", " 2.5x", "1_000.25", ".5", 3],
+  price: ["9.999", "9.995", "-9.995", "9.994", "0.005", "-0.005", "", "abc", "1e3", " 7 ", "12", 12.345, 7,
+          "1.005", "-1.005", "99999999.999", "5e-3", "1_0.5"],
+  ratio: ["1.5", "abc", "1e3", "", " 2.5 ", "Infinity", "NaN", 3, "1_000.5", "-0.0", ".5", "7e", "-Infinity"],
+  flag: ["t", "f", "off", "yes", "0", "1", "", "false", "FALSE", "OFF", "no", " ", 0, 1, "F", "on", "true", 2],
+  due_on: ["2024-03-06", "", "abc", "2024-02-30", "2024-02-29", "2023-02-29", "0000-00-00", "1999-12-31"],
+  starts_at: ["2024-03-06 10:00:00", "", "abc", "2024-03-06T10:00:00Z", "2024-03-06 10:00:00+02:00",
+              "2024-03-06 10:00:00.123456789", "2024-03-06 10:00", "2024-03-06", "2024-03-06 10:00:00.5",
+              "2024-03-06T23:30:00-05:00", "2024-02-30 10:00:00", "1999-12-31 23:59:59.9999"],
+  label: ["x", 12, 1.5, true, false, "", -3, 1e20, 2**70],
+  body: ["text", 7, false],
+  doc: [{ "a" => 1 }, [1, "x"], "s", 5],
+  meta: [{ "m" => [1, 2] }, ["a"], 3]
+}.freeze
+
+CAST_INPUTS.values.map(&:size).max.times do |i|
+  g = Gauge.new
+  CAST_INPUTS.each { |col, inputs| g.public_send("#{col}=", inputs[i]) if i < inputs.size }
+  record61("rec61_cast_user_#{i + 1}", g)
 end
 
 # --- Rails 7.1 layout, emulated --------------------------------------------------

@@ -1,0 +1,1138 @@
+/*
+ * marshal_record.c
+ *		Type-directed casting of Active Record 6.1 attributes.
+ *
+ * A record loaded from the database keeps the adapter's raw values (SQLite:
+ * a decimal as a Float, a datetime as text, a boolean as 1/0), and an
+ * attribute assigned from a form keeps the form's String until it is read.
+ * serializable_hash casts them with the attribute's type object, which the
+ * stream holds (@types, or an Attribute's @type).  This file reproduces the
+ * casts of ActiveModel/ActiveRecord 6.1 that can be proven from the bytes
+ * alone; anything else is left raw (MCAST_RAW), as the value was.
+ *
+ * Assumptions a stream cannot tell: default_timezone :utc and Time.zone UTC
+ * (times come out as "...Z"), and Float/String parsing as MRI's to_f, to_i
+ * and BigDecimal.interpret_loosely do for ASCII text.
+ */
+#include "marshal_internal.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef enum TypeKind
+{
+	TK_NONE = 0,
+	TK_INTEGER,
+	TK_FLOAT,
+	TK_DECIMAL,
+	TK_BOOLEAN,
+	TK_STRING,
+	TK_DATE,
+	TK_DATETIME,
+	TK_BINARY,
+	TK_JSON,
+	TK_SERIAL_JSON,
+	TK_SERIAL_CODER				/* a custom coder: a nested Marshal stream */
+} TypeKind;
+
+typedef struct RecordType
+{
+	TypeKind	kind;
+	bool		tz;				/* behind a TimeZoneConverter */
+	bool		has_precision;
+	int64_t		precision;
+	bool		has_scale;
+	int64_t		scale;
+	size_t		true_text;		/* ImmutableString's @true/@false */
+	size_t		false_text;
+} RecordType;
+
+static const struct
+{
+	const char *name;
+	TypeKind	kind;
+}			type_classes[] = {
+	{"ActiveModel::Type::Integer", TK_INTEGER},
+	{"ActiveModel::Type::BigInteger", TK_INTEGER},
+	{"ActiveRecord::Type::DecimalWithoutScale", TK_INTEGER},
+	{"ActiveRecord::ConnectionAdapters::SQLite3Adapter::SQLite3Integer", TK_INTEGER},
+	{"ActiveModel::Type::Float", TK_FLOAT},
+	{"ActiveModel::Type::Decimal", TK_DECIMAL},
+	{"ActiveModel::Type::Boolean", TK_BOOLEAN},
+	{"ActiveModel::Type::String", TK_STRING},
+	{"ActiveModel::Type::ImmutableString", TK_STRING},
+	{"ActiveRecord::Type::Text", TK_STRING},
+	{"ActiveModel::Type::Date", TK_DATE},
+	{"ActiveRecord::Type::Date", TK_DATE},
+	{"ActiveModel::Type::DateTime", TK_DATETIME},
+	{"ActiveRecord::Type::DateTime", TK_DATETIME},
+	{"ActiveModel::Type::Binary", TK_BINARY},
+	{"ActiveRecord::Type::Json", TK_JSON},
+};
+
+#define TRY(expr) \
+	do { MarshalStatus s_ = (expr); if (s_ != MARSHAL_OK) return s_; } while (0)
+
+static MarshalStatus
+ivar_int(const MarshalDoc *doc, const MarshalNode *n, const char *name,
+		 bool *has, int64_t *v, MarshalError *err)
+{
+	size_t		pos;
+	MarshalNode x;
+
+	*has = false;
+	TRY(marshal_find_ivar(doc, n->items, n->count, name, &pos, err));
+	if (pos == 0)
+		return MARSHAL_OK;
+	TRY(marshal_node(doc, pos, &x, err));
+	if (x.type == MT_FIXNUM)
+	{
+		*has = true;
+		*v = x.ival;
+	}
+	return MARSHAL_OK;
+}
+
+/*
+ * A DelegateClass's U data [:__v2__, [ivar names], [ivar values], obj]: the
+ * wrapped object, and the value of one ivar (0 if absent).
+ */
+static MarshalStatus
+delegate_parts(const MarshalDoc *doc, size_t data, const char *ivar,
+			   size_t *obj, size_t *ivar_value, MarshalError *err)
+{
+	MarshalNode arr;
+	MarshalNode names;
+	MarshalNode values;
+	size_t		p;
+
+	*obj = *ivar_value = 0;
+	TRY(marshal_node(doc, data, &arr, err));
+	if (arr.type != MT_ARRAY || arr.count != 4)
+		return MARSHAL_OK;
+	TRY(marshal_skip(doc, arr.items, &p, err));
+	TRY(marshal_node(doc, p, &names, err));
+	TRY(marshal_skip(doc, p, &p, err));
+	TRY(marshal_node(doc, p, &values, err));
+	TRY(marshal_skip(doc, p, obj, err));
+	if (names.type != MT_ARRAY || values.type != MT_ARRAY ||
+		names.count != values.count)
+		return MARSHAL_OK;
+	{
+		size_t		np = names.items;
+		size_t		vp = values.items;
+
+		for (uint32_t i = 0; i < names.count; i++)
+		{
+			MarshalNode nm;
+
+			TRY(marshal_node(doc, np, &nm, err));
+			if (nm.type == MT_SYMBOL && ivar && marshal_bytes_eq(nm.data, ivar))
+				*ivar_value = vp;
+			TRY(marshal_skip(doc, np, &np, err));
+			TRY(marshal_skip(doc, vp, &vp, err));
+		}
+	}
+	return MARSHAL_OK;
+}
+
+/* What the type object at pos casts to (TK_NONE: not one we reproduce). */
+static MarshalStatus
+read_type(const MarshalDoc *doc, size_t pos, RecordType *t, MarshalError *err)
+{
+	MarshalNode n;
+
+	memset(t, 0, sizeof(*t));
+	TRY(marshal_node(doc, pos, &n, err));
+	if (n.type == MT_USRMARSHAL &&
+		marshal_bytes_eq(n.cls, "ActiveRecord::AttributeMethods::TimeZoneConversion::TimeZoneConverter"))
+	{
+		size_t		obj;
+		size_t		unused;
+
+		TRY(delegate_parts(doc, n.items, NULL, &obj, &unused, err));
+		if (obj == 0)
+			return MARSHAL_OK;
+		TRY(marshal_node(doc, obj, &n, err));
+		t->tz = true;
+	}
+	else if (n.type == MT_USRMARSHAL &&
+			 marshal_bytes_eq(n.cls, "ActiveRecord::Type::Serialized"))
+	{
+		size_t		obj;
+		size_t		coder;
+		MarshalNode c;
+
+		TRY(delegate_parts(doc, n.items, "@coder", &obj, &coder, err));
+		if (coder == 0)
+			return MARSHAL_OK;
+		TRY(marshal_node(doc, coder, &c, err));
+		if ((c.type == MT_MODULE || c.type == MT_CLASS) &&
+			marshal_bytes_eq(c.data, "ActiveRecord::Coders::JSON"))
+			t->kind = TK_SERIAL_JSON;
+		else if (c.type == MT_OBJECT &&
+				 marshal_bytes_eq(c.cls, "ActiveRecord::Coders::YAMLColumn"))
+			t->kind = TK_NONE;	/* YAML text stays as it is */
+		else
+			t->kind = TK_SERIAL_CODER;
+		return MARSHAL_OK;
+	}
+	if (n.type != MT_OBJECT)
+		return MARSHAL_OK;
+	for (size_t i = 0; i < sizeof(type_classes) / sizeof(type_classes[0]); i++)
+		if (marshal_bytes_eq(n.cls, type_classes[i].name))
+			t->kind = type_classes[i].kind;
+	if (t->tz && t->kind != TK_DATETIME)
+		t->kind = TK_NONE;
+	TRY(ivar_int(doc, &n, "@precision", &t->has_precision, &t->precision, err));
+	TRY(ivar_int(doc, &n, "@scale", &t->has_scale, &t->scale, err));
+	if (t->kind == TK_STRING)
+	{
+		TRY(marshal_find_ivar(doc, n.items, n.count, "@true", &t->true_text, err));
+		TRY(marshal_find_ivar(doc, n.items, n.count, "@false", &t->false_text, err));
+	}
+	return MARSHAL_OK;
+}
+
+/* --- text as MRI's String#to_i, #to_f and #to_d read it ------------------ */
+
+static bool
+is_space(uint8_t c)
+{
+	return c == ' ' || (c >= '\t' && c <= '\r');
+}
+
+static bool
+is_digit(uint8_t c)
+{
+	return c >= '0' && c <= '9';
+}
+
+/* Text that is ASCII and NUL-free: the parsers below read only that. */
+static bool
+plain_ascii(MarshalBytes s)
+{
+	for (size_t i = 0; i < s.len; i++)
+		if (s.ptr[i] == 0 || s.ptr[i] >= 0x80)
+			return false;
+	return true;
+}
+
+/* String#blank? for ASCII text: empty or whitespace only. */
+static bool
+blank(MarshalBytes s)
+{
+	for (size_t i = 0; i < s.len; i++)
+		if (!is_space(s.ptr[i]))
+			return false;
+	return true;
+}
+
+/*
+ * Digits with single underscores between them, from *i: appended to out
+ * (up to cap), counted in *n.  Stops before anything else, as MRI does.
+ */
+static void
+scan_digits(MarshalBytes s, size_t *i, char *out, size_t cap, size_t *n)
+{
+	while (*i < s.len)
+	{
+		if (is_digit(s.ptr[*i]))
+		{
+			if (*n < cap)
+				out[*n] = (char) s.ptr[*i];
+			(*n)++;
+			(*i)++;
+		}
+		else if (s.ptr[*i] == '_' && *n > 0 && *i + 1 < s.len &&
+				 is_digit(s.ptr[*i + 1]) && is_digit(s.ptr[*i - 1]))
+			(*i)++;
+		else
+			break;
+	}
+}
+
+/*
+ * String#to_i as decimal text ("-12", "0"); false if it has more digits
+ * than fit the buffer.
+ */
+static bool
+string_to_i(MarshalBytes s, char *out, size_t cap, size_t *len)
+{
+	size_t		i = 0;
+	size_t		n = 0;
+	size_t		o = 0;
+	char		digits[64];
+
+	while (i < s.len && is_space(s.ptr[i]))
+		i++;
+	if (i < s.len && (s.ptr[i] == '+' || s.ptr[i] == '-'))
+	{
+		if (s.ptr[i] == '-')
+			out[o++] = '-';
+		i++;
+	}
+	scan_digits(s, &i, digits, sizeof(digits), &n);
+	if (n > sizeof(digits) || n + 2 > cap)
+		return false;
+	{
+		size_t		k = 0;
+
+		while (k + 1 < n && digits[k] == '0')
+			k++;
+		if (n == 0 || (n - k == 1 && digits[k] == '0'))
+			o = 0;				/* zero has no sign */
+		if (n == 0)
+			out[o++] = '0';
+		else
+		{
+			memcpy(out + o, digits + k, n - k);
+			o += n - k;
+		}
+	}
+	*len = o;
+	return true;
+}
+
+/*
+ * A number's parts as String#to_f and BigDecimal.interpret_loosely read
+ * them alike: blanks, a sign, digits, "." and digits, then an exponent
+ * when digits came before it; anything after is ignored.  False when the
+ * digits do not fit or the text is NaN/Infinity.
+ */
+#define NUM_DIGITS 64
+
+typedef struct LooseNumber
+{
+	bool		sign;			/* a sign was written */
+	bool		neg;
+	char		ip[NUM_DIGITS];
+	size_t		ni;
+	char		fp[NUM_DIGITS];
+	size_t		nf;
+	int64_t		exp;
+} LooseNumber;
+
+static bool
+scan_number(MarshalBytes s, LooseNumber *x)
+{
+	size_t		i = 0;
+
+	memset(x, 0, sizeof(*x));
+	while (i < s.len && is_space(s.ptr[i]))
+		i++;
+	if (i < s.len && (s.ptr[i] == '+' || s.ptr[i] == '-'))
+	{
+		x->sign = true;
+		x->neg = s.ptr[i++] == '-';
+	}
+	if (i < s.len && (s.ptr[i] == 'N' || s.ptr[i] == 'I'))
+		return false;
+	scan_digits(s, &i, x->ip, NUM_DIGITS, &x->ni);
+	if (i + 1 < s.len && s.ptr[i] == '.' && is_digit(s.ptr[i + 1]))
+	{
+		i++;
+		scan_digits(s, &i, x->fp, NUM_DIGITS, &x->nf);
+	}
+	if (x->ni > NUM_DIGITS || x->nf > NUM_DIGITS)
+		return false;
+	if ((x->ni > 0 || x->nf > 0) && i + 1 < s.len && (s.ptr[i] == 'e' || s.ptr[i] == 'E'))
+	{
+		size_t		j = i + 1;
+		bool		eneg = false;
+
+		if (j < s.len && (s.ptr[j] == '+' || s.ptr[j] == '-'))
+			eneg = s.ptr[j++] == '-';
+		while (j < s.len && is_digit(s.ptr[j]))
+		{
+			if (x->exp > 100000)
+				return false;	/* huge exponents: overflow rules */
+			x->exp = x->exp * 10 + (s.ptr[j++] - '0');
+		}
+		if (eneg)
+			x->exp = -x->exp;
+	}
+	return true;
+}
+
+/* String#to_f; false for text this does not reproduce. */
+static bool
+string_to_f(MarshalBytes s, double *d)
+{
+	LooseNumber x;
+	char		buf[2 * NUM_DIGITS + 32];
+
+	if (!scan_number(s, &x))
+		return false;
+	if (x.ni + x.nf == 0)
+	{
+		*d = 0.0;
+		return !x.sign;
+	}
+	snprintf(buf, sizeof(buf), "%s%.*s.%.*se%lld", x.neg ? "-" : "",
+			 x.ni ? (int) x.ni : 1, x.ni ? x.ip : "0",
+			 x.nf ? (int) x.nf : 1, x.nf ? x.fp : "0", (long long) x.exp);
+	*d = strtod(buf, NULL);
+	return isfinite(*d);
+}
+
+/* --- decimals: BigDecimal arithmetic for Decimal casts -------------------- */
+
+#define DEC_DIGITS 64
+
+/* sign, digits d1d2..dn without leading zeros, value 0.d1d2..dn * 10^exp */
+typedef struct Dec
+{
+	bool		neg;
+	char		dig[DEC_DIGITS + 2];
+	int			n;
+	int64_t		exp;
+} Dec;
+
+static void
+dec_trim(Dec *x)
+{
+	int			k = 0;
+
+	while (k < x->n && x->dig[k] == '0')
+		k++;
+	if (k > 0)
+	{
+		memmove(x->dig, x->dig + k, (size_t) (x->n - k));
+		x->n -= k;
+		x->exp -= k;
+	}
+	while (x->n > 0 && x->dig[x->n - 1] == '0')
+		x->n--;
+}
+
+/* integer digits and fraction digits, then an exponent */
+static bool
+dec_from_parts(Dec *x, bool neg, const char *ip, size_t ni, const char *fp,
+			   size_t nf, int64_t e)
+{
+	if (ni + nf > DEC_DIGITS)
+		return false;
+	x->neg = neg;
+	memcpy(x->dig, ip, ni);
+	memcpy(x->dig + ni, fp, nf);
+	x->n = (int) (ni + nf);
+	x->exp = (int64_t) ni + e;
+	dec_trim(x);
+	return true;
+}
+
+/* BigDecimal.interpret_loosely (String#to_d); false: not reproduced. */
+static bool
+dec_from_string(MarshalBytes s, Dec *x)
+{
+	LooseNumber n;
+
+	return scan_number(s, &n) &&
+		dec_from_parts(x, n.neg, n.ip, n.ni, n.fp, n.nf, n.exp);
+}
+
+/* Round half up to scale fraction digits (BigDecimal#round's default). */
+static void
+dec_round(Dec *x, int64_t scale)
+{
+	int64_t		keep = x->exp + scale;
+
+	if (keep >= x->n)
+		return;
+	if (keep < 0)
+	{
+		x->n = 0;
+		return;
+	}
+	if (x->dig[keep] >= '5')
+	{
+		int64_t		k = keep - 1;
+
+		while (k >= 0 && x->dig[k] == '9')
+			x->dig[k--] = '0';
+		if (k >= 0)
+			x->dig[k]++;
+		else
+		{
+			memmove(x->dig + 1, x->dig, (size_t) keep);
+			x->dig[0] = '1';
+			keep++;
+			x->exp++;
+		}
+	}
+	x->n = (int) keep;
+	dec_trim(x);
+}
+
+/* BigDecimal#to_s("F"), as ActiveSupport prints it: "12.5", "10.0", "-0.0". */
+static bool
+dec_format(const Dec *x, char *out, size_t cap, size_t *len)
+{
+	size_t		o = 0;
+
+	if ((size_t) x->n + (size_t) (x->exp < 0 ? -x->exp : x->exp) + 6 > cap)
+		return false;
+	if (x->neg)
+		out[o++] = '-';
+	if (x->n == 0)
+	{
+		memcpy(out + o, "0.0", 3);
+		o += 3;
+	}
+	else if (x->exp <= 0)
+	{
+		out[o++] = '0';
+		out[o++] = '.';
+		for (int64_t k = 0; k < -x->exp; k++)
+			out[o++] = '0';
+		memcpy(out + o, x->dig, (size_t) x->n);
+		o += (size_t) x->n;
+	}
+	else
+	{
+		for (int64_t k = 0; k < x->exp; k++)
+			out[o++] = k < x->n ? x->dig[k] : '0';
+		out[o++] = '.';
+		if (x->exp >= x->n)
+			out[o++] = '0';
+		else
+		{
+			memcpy(out + o, x->dig + x->exp, (size_t) (x->n - x->exp));
+			o += (size_t) (x->n - x->exp);
+		}
+	}
+	*len = o;
+	return true;
+}
+
+/* Float#round(ndigits) for 0 < ndigits <= 14, as MRI's rb_float_round. */
+static double
+float_round(double number, int ndigits)
+{
+	int			binexp;
+	double		s;
+	double		f;
+
+	if (number == 0.0)
+		return number;
+	frexp(number, &binexp);
+	if (ndigits >= 17 - (binexp > 0 ? binexp / 4 : binexp / 3 - 1))
+		return number;
+	if (ndigits < -(binexp > 0 ? binexp / 3 + 1 : binexp / 4))
+		return 0.0;
+	s = pow(10, ndigits);
+	f = round(number * s);
+	if (number > 0)
+	{
+		if ((double) ((f + 0.5) / s) <= number)
+			f += 1;
+	}
+	else
+	{
+		if ((double) ((f - 0.5) / s) >= number)
+			f -= 1;
+	}
+	return f / s;
+}
+
+/* BigDecimal(float, sig) (sig > 0: correctly rounded; 0: shortest). */
+static bool
+dec_from_float(double d, int sig, Dec *x)
+{
+	char		buf[64];
+	char		digits[40];
+	int			decpt;
+	int			nd;
+
+	if (!isfinite(d))
+		return false;
+	x->neg = signbit(d) != 0;
+	if (d == 0.0)
+	{
+		x->n = 0;
+		x->exp = 0;
+		return true;
+	}
+	if (sig > 0)
+	{
+		char	   *e;
+		size_t		o = 0;
+
+		snprintf(buf, sizeof(buf), "%.*e", sig - 1, fabs(d));
+		for (e = buf; *e && *e != 'e'; e++)
+			if (is_digit((uint8_t) *e))
+				digits[o++] = *e;
+		nd = (int) o;
+		decpt = atoi(e + 1) + 1;
+	}
+	else
+		nd = marshal_shortest_digits(fabs(d), digits, &decpt);
+	memcpy(x->dig, digits, (size_t) nd);
+	x->n = nd;
+	x->exp = decpt;
+	dec_trim(x);
+	return true;
+}
+
+/* --- the casts ------------------------------------------------------------ */
+
+static void
+set_text(MarshalCast *c, MarshalCastKind kind, const char *s, size_t len)
+{
+	c->kind = kind;
+	memcpy(c->text, s, len);
+	c->len = len;
+}
+
+/* Numeric's cast: nil for blank text, 1/0 for true/false (cast mode). */
+static bool
+numeric_blank_or_bool(const MarshalNode *v, MarshalCast *c, int *as_int)
+{
+	*as_int = -1;
+	if (v->type == MT_STRING && blank(v->data))
+	{
+		c->kind = MCAST_NULL;
+		return true;
+	}
+	if (v->type == MT_TRUE || v->type == MT_FALSE)
+		*as_int = v->type == MT_TRUE;
+	return false;
+}
+
+static void
+cast_integer(const MarshalNode *v, bool user, MarshalCast *c)
+{
+	int			b;
+
+	if (v->type == MT_FALSE && !user)
+	{
+		c->kind = MCAST_NULL;	/* false.blank? */
+		return;
+	}
+	if (v->type == MT_TRUE && !user)
+		return;		/* true.to_i raises */
+	if (numeric_blank_or_bool(v, c, &b))
+		return;
+	if (b >= 0)
+	{
+		c->kind = MCAST_INT;
+		c->integer = b;
+		return;
+	}
+	if (v->type == MT_STRING && plain_ascii(v->data))
+	{
+		char		buf[80];
+		size_t		len;
+
+		if (string_to_i(v->data, buf, sizeof(buf), &len))
+			set_text(c, MCAST_NUMBER, buf, len);
+		return;
+	}
+	if (v->type == MT_FLOAT)
+	{
+		double		d;
+
+		/* to_i truncates; NaN and infinities: nil (cast) or an error */
+		if (!marshal_parse_float(v->data.ptr, v->data.len, &d))
+			return;
+		if (!isfinite(d))
+		{
+			if (user)
+				c->kind = MCAST_NULL;
+			return;
+		}
+		if (fabs(d) < 9e18)
+		{
+			c->kind = MCAST_INT;
+			c->integer = (int64_t) trunc(d);
+		}
+	}
+}
+
+static MarshalStatus
+cast_float(const MarshalNode *v, MarshalCast *c)
+{
+	int			b;
+	double		d;
+
+	if (numeric_blank_or_bool(v, c, &b))
+		return MARSHAL_OK;
+	if (b >= 0)
+		d = b;
+	else if (v->type == MT_FIXNUM)
+		d = (double) v->ival;
+	else if (v->type == MT_STRING && plain_ascii(v->data))
+	{
+		if (marshal_bytes_eq(v->data, "Infinity") || marshal_bytes_eq(v->data, "-Infinity") ||
+			marshal_bytes_eq(v->data, "NaN"))
+		{
+			c->kind = MCAST_NULL;	/* as_json of a non-finite Float */
+			return MARSHAL_OK;
+		}
+		if (!string_to_f(v->data, &d))
+			return MARSHAL_OK;
+	}
+	else
+		return MARSHAL_OK;		/* a Float stays; others are not reproduced */
+	c->kind = MCAST_NUMBER;
+	c->len = marshal_format_float(d, c->text);
+	return MARSHAL_OK;
+}
+
+static MarshalStatus
+cast_decimal(const MarshalNode *v, const RecordType *t, MarshalCast *c)
+{
+	Dec			x;
+	int			b;
+	int64_t		prec = t->has_precision ? t->precision : 18;
+
+	if (numeric_blank_or_bool(v, c, &b))
+		return MARSHAL_OK;
+	if (t->has_scale && (t->scale < 0 || t->scale > 40))
+		return MARSHAL_OK;
+	if (b >= 0 || v->type == MT_FIXNUM)
+	{
+		char		buf[32];
+		int			n = snprintf(buf, sizeof(buf), "%lld",
+								 (long long) (b >= 0 ? b : v->ival));
+		bool		neg = buf[0] == '-';
+
+		/* BigDecimal(int, precision): exact while the digits fit */
+		if (n - neg > prec)
+			return MARSHAL_OK;
+		dec_from_parts(&x, neg, buf + neg, (size_t) (n - neg), "", 0, 0);
+	}
+	else if (v->type == MT_FLOAT)
+	{
+		double		d;
+
+		if (!marshal_parse_float(v->data.ptr, v->data.len, &d) || !isfinite(d))
+			return MARSHAL_OK;
+		if (t->has_precision)
+		{
+			if (t->has_scale)
+			{
+				if (t->scale > 14)
+					return MARSHAL_OK;
+				d = float_round(d, (int) t->scale);
+			}
+			if (!dec_from_float(d, (int) (prec > 16 ? 16 : prec), &x))
+				return MARSHAL_OK;
+		}
+		else if (!dec_from_float(d, 0, &x))
+			return MARSHAL_OK;
+	}
+	else if (v->type == MT_STRING && plain_ascii(v->data))
+	{
+		if (!dec_from_string(v->data, &x))
+			return MARSHAL_OK;
+	}
+	else
+		return MARSHAL_OK;
+	if (t->has_scale)
+		dec_round(&x, t->scale);
+	if (dec_format(&x, c->text, sizeof(c->text), &c->len))
+		c->kind = MCAST_STRING;
+	return MARSHAL_OK;
+}
+
+/* Boolean::FALSE_VALUES, compared as a Set does (eql?). */
+static void
+cast_boolean(const MarshalNode *v, MarshalCast *c)
+{
+	static const char *const false_text[] = {
+		"0", "f", "F", "false", "FALSE", "off", "OFF"
+	};
+	bool		value = true;
+
+	if (v->type == MT_STRING && v->data.len == 0)
+	{
+		c->kind = MCAST_NULL;
+		return;
+	}
+	if (v->type == MT_FALSE || (v->type == MT_FIXNUM && v->ival == 0))
+		value = false;
+	else if ((v->type == MT_STRING && v->encoding != MENC_NAMED) || v->type == MT_SYMBOL)
+	{
+		for (size_t i = 0; i < sizeof(false_text) / sizeof(false_text[0]); i++)
+			if (marshal_bytes_eq(v->data, false_text[i]))
+				value = false;
+	}
+	else if (v->type == MT_STRING)
+		return;					/* another encoding: not reproduced */
+	c->kind = MCAST_BOOL;
+	c->boolean = value;
+}
+
+static MarshalStatus
+cast_string(const MarshalDoc *doc, const MarshalNode *v, const RecordType *t,
+			MarshalCast *c, MarshalError *err)
+{
+	if (v->type == MT_TRUE || v->type == MT_FALSE)
+	{
+		size_t		p = v->type == MT_TRUE ? t->true_text : t->false_text;
+		MarshalNode s;
+
+		if (p == 0)
+			return MARSHAL_OK;
+		TRY(marshal_node(doc, p, &s, err));
+		if (s.type == MT_STRING)
+		{
+			c->kind = MCAST_VALUE;
+			c->pos = p;
+		}
+		return MARSHAL_OK;
+	}
+	if (v->type == MT_FIXNUM)
+	{
+		c->kind = MCAST_STRING;
+		c->len = (size_t) snprintf(c->text, sizeof(c->text), "%lld", (long long) v->ival);
+	}
+	else if (v->type == MT_FLOAT)
+	{
+		double		d;
+
+		if (marshal_parse_float(v->data.ptr, v->data.len, &d))
+		{
+			c->kind = MCAST_STRING;
+			c->len = marshal_format_float(d, c->text);
+		}
+	}
+	else if (v->type == MT_BIGNUM && v->data.len <= 32)
+	{
+		uint32_t	limbs[12];
+
+		if (marshal_bignum_decimal(v->data.ptr, v->data.len, v->negative,
+								   c->text, sizeof(c->text), &c->len, limbs))
+			c->kind = MCAST_STRING;
+	}
+	return MARSHAL_OK;
+}
+
+/* Two digits at s (no sign). */
+static bool
+two(const uint8_t *s, int *v)
+{
+	if (!is_digit(s[0]) || !is_digit(s[1]))
+		return false;
+	*v = (s[0] - '0') * 10 + (s[1] - '0');
+	return true;
+}
+
+/* Text without a digit: Date._parse finds no year, so Rails gives nil. */
+static bool
+no_digit(MarshalBytes s)
+{
+	for (size_t i = 0; i < s.len; i++)
+		if (is_digit(s.ptr[i]))
+			return false;
+	return true;
+}
+
+/* "YYYY-MM-DD" at the start of s; *end after it. */
+static bool
+iso_date(MarshalBytes s, int64_t *y, int *m, int *d)
+{
+	int			hi;
+	int			lo;
+
+	if (s.len < 10 || !two(s.ptr, &hi) || !two(s.ptr + 2, &lo) ||
+		s.ptr[4] != '-' || !two(s.ptr + 5, m) || s.ptr[7] != '-' ||
+		!two(s.ptr + 8, d))
+		return false;
+	*y = hi * 100 + lo;
+	return true;
+}
+
+static bool
+leap(int64_t y)
+{
+	return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+}
+
+static int
+month_days(int64_t y, int m)
+{
+	static const int days[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+
+	return m == 2 && leap(y) ? 29 : days[m - 1];
+}
+
+static void
+cast_date(const MarshalNode *v, MarshalCast *c)
+{
+	int64_t		y;
+	int			m;
+	int			d;
+
+	if (v->type != MT_STRING || !plain_ascii(v->data))
+		return;
+	if (v->data.len == 0 || no_digit(v->data))
+	{
+		c->kind = MCAST_NULL;
+		return;
+	}
+	if (v->data.len != 10 || !iso_date(v->data, &y, &m, &d))
+		return;					/* Date._parse's other forms: not reproduced */
+	if (m < 1 || m > 12 || d < 1 || d > month_days(y, m))
+	{
+		/* Date.new raises, and Date._parse reads the same fields: nil */
+		c->kind = MCAST_NULL;
+		return;
+	}
+	c->kind = MCAST_STRING;
+	c->len = (size_t) snprintf(c->text, sizeof(c->text), "%04lld-%02d-%02d",
+							   (long long) y, m, d);
+}
+
+/*
+ * A datetime string: "YYYY-MM-DD", then optionally [T ]HH:MM, :SS, .frac
+ * and Z or +HH[:MM].  zone_parse: Time.zone.parse's reading (the form path
+ * of a TimeZoneConverter), else TimeValue#fast_string_to_time, whose
+ * offset minutes do not take the hours' sign.
+ */
+static bool
+parse_datetime(MarshalBytes s, bool zone_parse, MarshalInstant *t)
+{
+	int64_t		y;
+	int			mo;
+	int			d;
+	int			h = 0;
+	int			mi = 0;
+	int			sec = 0;
+	int64_t		nsec = 0;
+	int64_t		offset = 0;
+	size_t		i = 10;
+
+	if (!iso_date(s, &y, &mo, &d))
+		return false;
+	if (i < s.len)
+	{
+		if ((s.ptr[i] != 'T' && s.ptr[i] != ' ') || i + 6 > s.len ||
+			!two(s.ptr + i + 1, &h) || s.ptr[i + 3] != ':' || !two(s.ptr + i + 4, &mi))
+			return false;
+		i += 6;
+		if (i < s.len && s.ptr[i] == ':')
+		{
+			if (i + 3 > s.len || !two(s.ptr + i + 1, &sec))
+				return false;
+			i += 3;
+			if (i < s.len && s.ptr[i] == '.')
+			{
+				int64_t		scale = 100000000;
+
+				i++;
+				if (i >= s.len || !is_digit(s.ptr[i]))
+					return false;
+				while (i < s.len && is_digit(s.ptr[i]))
+				{
+					nsec += (s.ptr[i++] - '0') * scale;
+					scale /= 10;
+				}
+			}
+		}
+		else if (!zone_parse)
+			return false;
+		if (i < s.len && s.ptr[i] == 'Z' && i + 1 == s.len)
+			i++;
+		else if (i < s.len && (s.ptr[i] == '+' || s.ptr[i] == '-'))
+		{
+			int			oh;
+			int			om = 0;
+			bool		neg = s.ptr[i] == '-';
+
+			if (i + 3 > s.len || !two(s.ptr + i + 1, &oh))
+				return false;
+			i += 3;
+			if (i < s.len && s.ptr[i] == ':')
+				i++;
+			if (i < s.len)
+			{
+				if (i + 2 != s.len || !two(s.ptr + i, &om))
+					return false;
+				i += 2;
+			}
+			if (zone_parse)
+				offset = (neg ? -1 : 1) * (oh * 3600 + om * 60);
+			else
+				offset = (neg ? -oh : oh) * 3600 + om * 60;
+		}
+	}
+	if (i != s.len)
+		return false;
+	/* Time.utc rolls days past the month's end over (Feb 30 is Mar 1) */
+	if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || sec > 59)
+		return false;
+	nsec -= nsec % 1000;		/* fast_string_to_time keeps microseconds */
+	t->epoch = marshal_days_from_civil(y, mo, 1) * 86400 +
+		(int64_t) (d - 1) * 86400 + h * 3600 + mi * 60 + sec - offset;
+	t->nsec = nsec;
+	return true;
+}
+
+static MarshalStatus
+cast_datetime(const MarshalDoc *doc, const MarshalNode *v, const RecordType *t,
+			  bool user, MarshalCast *c, MarshalError *err)
+{
+	MarshalInstant at;
+
+	if (v->type == MT_STRING)
+	{
+		if (!plain_ascii(v->data))
+			return MARSHAL_OK;
+		if (v->data.len == 0 || no_digit(v->data))
+		{
+			c->kind = MCAST_NULL;
+			return MARSHAL_OK;
+		}
+		if (!parse_datetime(v->data, t->tz && user, &at) &&
+			!parse_datetime(v->data, true, &at))
+			return MARSHAL_OK;
+	}
+	else
+	{
+		bool		ok;
+
+		/* a Time (or TimeWithZone) keeps its zone unless converted */
+		if (!t->tz)
+			return MARSHAL_OK;
+		TRY(marshal_instant(doc, v->pos, &at, &ok, err));
+		if (!ok)
+			return MARSHAL_OK;
+	}
+	if (t->has_precision && t->precision >= 0 && t->precision < 9)
+	{
+		int64_t		p = 1;
+
+		for (int64_t k = 0; k < 9 - t->precision; k++)
+			p *= 10;
+		at.nsec -= at.nsec % p;
+	}
+	c->kind = MCAST_TIME;
+	c->time = at;
+	return MARSHAL_OK;
+}
+
+/* The bytes of a String, or of a Binary::Data's @value; false if neither. */
+static MarshalStatus
+byte_string(const MarshalDoc *doc, const MarshalNode *v, MarshalBytes *b,
+			size_t *pos, bool *ok, MarshalError *err)
+{
+	*ok = false;
+	if (v->type == MT_STRING)
+	{
+		*b = v->data;
+		*pos = v->pos;
+		*ok = true;
+	}
+	else if (v->type == MT_OBJECT &&
+			 marshal_bytes_eq(v->cls, "ActiveModel::Type::Binary::Data"))
+	{
+		size_t		p;
+		MarshalNode s;
+
+		TRY(marshal_find_ivar(doc, v->items, v->count, "@value", &p, err));
+		if (p == 0)
+			return MARSHAL_OK;
+		TRY(marshal_node(doc, p, &s, err));
+		if (s.type != MT_STRING)
+			return MARSHAL_OK;
+		*b = s.data;
+		*pos = p;
+		*ok = true;
+	}
+	return MARSHAL_OK;
+}
+
+MarshalStatus
+marshal_record_cast(const MarshalDoc *doc, const MarshalEntry *e,
+					MarshalCast *c, MarshalError *err)
+{
+	RecordType	t;
+	MarshalNode v;
+	bool		user = e->cast == MARSHAL_CAST_USER;
+
+	memset(c, 0, sizeof(*c));
+	c->kind = MCAST_RAW;
+	if (e->cast == MARSHAL_CAST_NONE || e->type == 0)
+		return MARSHAL_OK;
+	TRY(read_type(doc, e->type, &t, err));
+	if (t.kind == TK_NONE)
+		return MARSHAL_OK;
+	TRY(marshal_node(doc, e->value, &v, err));
+	v.pos = e->value;
+	if (v.type == MT_NIL)
+	{
+		c->kind = MCAST_NULL;
+		return MARSHAL_OK;
+	}
+	switch (t.kind)
+	{
+		case TK_INTEGER:
+			cast_integer(&v, user, c);
+			return MARSHAL_OK;
+		case TK_FLOAT:
+			return cast_float(&v, c);
+		case TK_DECIMAL:
+			return cast_decimal(&v, &t, c);
+		case TK_BOOLEAN:
+			cast_boolean(&v, c);
+			return MARSHAL_OK;
+		case TK_STRING:
+			return cast_string(doc, &v, &t, c, err);
+		case TK_DATE:
+			cast_date(&v, c);
+			return MARSHAL_OK;
+		case TK_DATETIME:
+			return cast_datetime(doc, &v, &t, user, c, err);
+		case TK_BINARY:
+		case TK_JSON:
+		case TK_SERIAL_JSON:
+		case TK_SERIAL_CODER:
+			{
+				MarshalBytes b;
+				size_t		p;
+				bool		ok;
+
+				TRY(byte_string(doc, &v, &b, &p, &ok, err));
+				if (!ok)
+					return MARSHAL_OK;
+				if (t.kind == TK_BINARY)
+				{
+					if (p != e->value)
+					{
+						c->kind = MCAST_VALUE;
+						c->pos = p;
+					}
+					return MARSHAL_OK;
+				}
+				/* a form's value is cast by dumping and loading it: itself */
+				if (user)
+					return MARSHAL_OK;
+				if (t.kind == TK_SERIAL_CODER)
+				{
+					if (b.len >= 2 && b.ptr[0] == 4 && b.ptr[1] == 8)
+					{
+						c->kind = MCAST_MARSHAL;
+						c->bytes = b;
+					}
+					return MARSHAL_OK;
+				}
+				if (t.kind == TK_SERIAL_JSON && plain_ascii(b) && blank(b))
+				{
+					c->kind = MCAST_NULL;	/* Coders::JSON: blank is nil */
+					return MARSHAL_OK;
+				}
+				c->kind = MCAST_JSON;
+				c->bytes = b;
+				/* Type::Json gives nil for bad JSON; Coders::JSON raises */
+				c->json_invalid_null = t.kind == TK_JSON;
+				return MARSHAL_OK;
+			}
+		default:
+			return MARSHAL_OK;
+	}
+}
