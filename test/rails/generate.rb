@@ -62,6 +62,9 @@
 #   Marshal.load(hex) (serializable_hash casts and so changes the record it is called on).
 #   rec61_*  real ActiveRecord 6.1 + sqlite3 (in-memory), with the settings a Rails app
 #            has (time_zone_aware_attributes, default_timezone :utc, Time.zone "UTC").
+#   rec61_cast_*  a second model (Gauge) with one column per type class, for the
+#            type-directed casting: raw SQLite values written with SQL, and form input
+#            (CAST_INPUTS) assigned to Gauge.new; expected_json is Rails' cast of each.
 #   rec71_*  the Rails 7.1 layout (marshalling_format_version = 7.1), which AR 6.1 cannot
 #            write: 'U' :Model [ {column => value for the database}, new_record
 #            (, [[association_name, target], ...]) ], made by plain classes whose
