@@ -471,6 +471,54 @@ skip_named(const MarshalDoc *doc, size_t *pos, int64_t n, int depth,
 	return true;
 }
 
+/*
+ * The flat values that make up most of a container, stepped over in line
+ * by the container loops; false (nothing consumed) for anything else.
+ */
+static inline bool
+skip_leaf(const MarshalDoc *doc, size_t *pos)
+{
+	const uint8_t *b = doc->buf;
+	size_t		p = *pos;
+	int64_t		n;
+
+	if (p >= doc->len)
+		return false;
+	switch (b[p++])
+	{
+		case MT_NIL:
+		case MT_TRUE:
+		case MT_FALSE:
+			break;
+		case MT_FIXNUM:
+		case MT_LINK:
+		case MT_SYMLINK:
+			if (!marshal_decode_long(b, doc->len, &p, &n))
+				return false;
+			break;
+		case MT_STRING:
+			if (!skip_bytes(doc, &p))
+				return false;
+			break;
+		case MT_IVAR:
+			/* I " <bytes> 06 ;<n> T|F */
+			if (p >= doc->len || b[p] != MT_STRING)
+				return false;
+			p++;
+			if (!skip_bytes(doc, &p) || p + 3 >= doc->len || b[p] != 0x06 ||
+				b[p + 1] != MT_SYMLINK ||
+				!(b[p + 2] == 0 || (b[p + 2] > 5 && b[p + 2] < 128)) ||
+				(b[p + 3] != MT_TRUE && b[p + 3] != MT_FALSE))
+				return false;
+			p += 4;
+			break;
+		default:
+			return false;
+	}
+	*pos = p;
+	return true;
+}
+
 static bool
 skip_value(const MarshalDoc *doc, size_t *pos, int depth, SymScan *scan)
 {
@@ -559,7 +607,7 @@ skip_value(const MarshalDoc *doc, size_t *pos, int depth, SymScan *scan)
 				if (t != MT_ARRAY)
 					n = 2 * n + (t == MT_HASH_DEF);
 				while (n-- > 0)
-					if (!skip_value(doc, pos, depth + 1, scan))
+					if (!skip_leaf(doc, pos) && !skip_value(doc, pos, depth + 1, scan))
 						return false;
 				break;
 			case MT_STRUCT:
