@@ -39,8 +39,10 @@ SELECT kind, name, entry_error(decode(hex, 'hex')) FROM bad_entries ORDER BY kin
 -- Active Record records (6.1 'o' layout, 7.1 'U' layout) map to their
 -- attributes, raw values cast by their type objects as serializable_hash
 -- does (rec61_cast_*: one column per type, raw SQLite values and form
--- input).  What remains different is the YAML-coded serialized column,
--- kept as its text: README "Active Record records".
+-- input; rec61_yaml_*: YAML-coded column texts, loaded as Psych does).
+-- What remains different are YAML forms kept as their text (octal,
+-- underscores, sexagesimal, merge keys, a second document): README
+-- "Active Record records".
 CREATE TABLE ar_records (name text, hex text, expected_json text);
 \copy ar_records FROM 'test/rails/records.tsv' WITH (FORMAT csv, DELIMITER E'\t', QUOTE E'\x01', NULL 'NULL')
 SELECT name, decode(hex, 'hex')::rbmarshal::jsonb = expected_json::jsonb AS same_as_rails
@@ -78,3 +80,8 @@ FROM (SELECT decode(hex, 'hex')::rbmarshal AS v FROM ar_records
 	  WHERE name = 'rec61_cast_loaded_coders') r;
 SELECT key, value FROM ar_records, rbmarshal_each_text(decode(hex, 'hex')::rbmarshal)
 WHERE name = 'rec61_cast_raw_3' ORDER BY key;
+-- YAML-coded columns: the loaded value, navigable.
+SELECT v #> '{prefs,columns}' AS columns, v #>> '{prefs,columns,1}' AS second,
+	   v -> 'prefs' ->> 'theme' AS theme
+FROM (SELECT decode(hex, 'hex')::rbmarshal AS v FROM ar_records
+	  WHERE name = 'rec61_loaded') r;

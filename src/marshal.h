@@ -345,6 +345,11 @@ typedef struct MarshalJsonSink
 	 * the text is then emitted as a string.
 	 */
 	bool		(*json) (void *ctx, const char *s, size_t len);
+	/*
+	 * The same for YAML text as ActiveRecord's YAMLColumn loads it; false,
+	 * having emitted nothing, for YAML whose loading is not reproduced.
+	 */
+	bool		(*yaml) (void *ctx, const char *s, size_t len);
 } MarshalJsonSink;
 
 typedef struct MarshalJsonOptions
@@ -673,7 +678,8 @@ typedef enum MarshalCastKind
 	MCAST_STRING,				/* text: a JSON string */
 	MCAST_TIME,					/* an instant, as ISO 8601 UTC ("...Z") */
 	MCAST_MARSHAL,				/* bytes: a nested Marshal stream's view */
-	MCAST_JSON					/* bytes: JSON text, parsed */
+	MCAST_JSON,					/* bytes: JSON text, parsed */
+	MCAST_YAML					/* bytes: YAML text (YAMLColumn), loaded */
 } MarshalCastKind;
 
 typedef struct MarshalCast

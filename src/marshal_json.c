@@ -1223,6 +1223,14 @@ emit_cast(Walk *w, const MarshalEntry *e, size_t *end)
 			}
 			/* no JSON parser here, or text Rails' coder would refuse */
 			return emit_value(w, e->value, &ignored);
+		case MCAST_YAML:
+			/* aliases may expand it: the sink stops at 1000 + 4 * len nodes */
+			TRY(charge(w, e->value, 64 * (1000 + c.bytes.len)));
+			if (k->yaml && marshal_utf8_valid(c.bytes.ptr, c.bytes.len, false) &&
+				k->yaml(k->ctx, (const char *) c.bytes.ptr, c.bytes.len))
+				break;
+			/* YAML this does not load as Psych would: its text */
+			return emit_value(w, e->value, &ignored);
 		default:
 			return emit_value(w, e->value, &ignored);
 	}
@@ -1923,7 +1931,7 @@ marshal_to_json_text(const uint8_t *buf, size_t len,
 	MarshalJsonSink sink = {
 		NULL, text_begin_object, text_end_object, text_begin_array,
 		text_end_array, text_key, text_string, text_null, text_boolean,
-		text_integer, text_number, NULL, NULL
+		text_integer, text_number, NULL, NULL, NULL
 	};
 	MarshalStatus st;
 

@@ -34,6 +34,7 @@ typedef enum TypeKind
 	TK_BINARY,
 	TK_JSON,
 	TK_SERIAL_JSON,
+	TK_SERIAL_YAML,
 	TK_SERIAL_CODER				/* a custom coder: a nested Marshal stream */
 } TypeKind;
 
@@ -174,7 +175,18 @@ read_type(const MarshalDoc *doc, size_t pos, RecordType *t, MarshalError *err)
 			t->kind = TK_SERIAL_JSON;
 		else if (c.type == MT_OBJECT &&
 				 marshal_bytes_eq(c.cls, "ActiveRecord::Coders::YAMLColumn"))
-			t->kind = TK_NONE;	/* YAML text stays as it is */
+		{
+			size_t		oc;
+			MarshalNode cls;
+
+			/* serialize :x, Hash (object_class) adds rules: not reproduced */
+			TRY(marshal_find_ivar(doc, c.items, c.count, "@object_class", &oc, err));
+			if (oc == 0)
+				return MARSHAL_OK;
+			TRY(marshal_node(doc, oc, &cls, err));
+			if (cls.type == MT_CLASS && marshal_bytes_eq(cls.data, "Object"))
+				t->kind = TK_SERIAL_YAML;
+		}
 		else
 			t->kind = TK_SERIAL_CODER;
 		return MARSHAL_OK;
@@ -1091,6 +1103,7 @@ marshal_record_cast(const MarshalDoc *doc, const MarshalEntry *e,
 		case TK_BINARY:
 		case TK_JSON:
 		case TK_SERIAL_JSON:
+		case TK_SERIAL_YAML:
 		case TK_SERIAL_CODER:
 			{
 				MarshalBytes b;
@@ -1117,6 +1130,16 @@ marshal_record_cast(const MarshalDoc *doc, const MarshalEntry *e,
 					if (b.len >= 2 && b.ptr[0] == 4 && b.ptr[1] == 8)
 					{
 						c->kind = MCAST_MARSHAL;
+						c->bytes = b;
+					}
+					return MARSHAL_OK;
+				}
+				if (t.kind == TK_SERIAL_YAML)
+				{
+					/* YAMLColumn#load: text not starting "---" is itself */
+					if (b.len >= 3 && memcmp(b.ptr, "---", 3) == 0)
+					{
+						c->kind = MCAST_YAML;
 						c->bytes = b;
 					}
 					return MARSHAL_OK;

@@ -57,6 +57,9 @@ extern JsonbValue *rbmarshal_json_entry(const MarshalDoc *doc,
 										int time_precision,
 										MarshalBinaryMode binary);
 
+/* rbmarshal_yaml.c */
+extern Jsonb *rbmarshal_yaml_to_jsonb(const char *s, size_t len);
+
 /* rbmarshal_fromjsonb.c */
 extern bytea *rbmarshal_from_jsonb_value(JsonbValue *v);
 extern void rbmarshal_write_jsonb(MarshalWriter *w, Jsonb *j, bool symbolize);

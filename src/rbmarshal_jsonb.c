@@ -384,13 +384,14 @@ rbmarshal_transcode(void *ctx, const char *encname, const uint8_t *s, size_t len
  * the JSON parser first (false if invalid, so the codec decides), then
  * built by jsonb_in and pushed token by token where the value belongs.
  */
+static void push_jsonb(JsonbSink *s, Jsonb *j);
+
 static bool
 sink_json(void *ctx, const char *str, size_t len)
 {
 	JsonbSink  *s = ctx;
 	char	   *conv = pg_any_to_server(str, (int) len, PG_UTF8);
 	JsonLexContext *lex;
-	Jsonb	   *j;
 
 	if (conv == str)
 		conv = pnstrdup(str, len);
@@ -398,7 +399,26 @@ sink_json(void *ctx, const char *str, size_t len)
 									   GetDatabaseEncoding(), true);
 	if (pg_parse_json(lex, &nullSemAction) != JSON_SUCCESS)
 		return false;
-	j = DatumGetJsonbP(DirectFunctionCall1(jsonb_in, CStringGetDatum(conv)));
+	push_jsonb(s, DatumGetJsonbP(DirectFunctionCall1(jsonb_in, CStringGetDatum(conv))));
+	return true;
+}
+
+/* A serialized column's YAML text, when it loads as Psych would load it. */
+static bool
+sink_yaml(void *ctx, const char *str, size_t len)
+{
+	Jsonb	   *j = rbmarshal_yaml_to_jsonb(str, len);
+
+	if (j == NULL)
+		return false;
+	push_jsonb(ctx, j);
+	return true;
+}
+
+/* A jsonb value pushed token by token where the sink's value belongs. */
+static void
+push_jsonb(JsonbSink *s, Jsonb *j)
+{
 	if (JB_ROOT_IS_SCALAR(j))
 	{
 		JsonbValue	v;
@@ -422,7 +442,6 @@ sink_json(void *ctx, const char *str, size_t len)
 				(void) pushJsonbValue(&s->state, tok, &v);
 		}
 	}
-	return true;
 }
 
 static MarshalBinaryMode
@@ -467,7 +486,7 @@ rbmarshal_json_entry(const MarshalDoc *doc, const MarshalEntry *e,
 	MarshalJsonSink sink = {
 		&s, sink_begin_object, sink_end_object, sink_begin_array,
 		sink_end_array, sink_key, sink_string, sink_null, sink_boolean,
-		sink_integer, sink_number, rbmarshal_transcode, sink_json
+		sink_integer, sink_number, rbmarshal_transcode, sink_json, sink_yaml
 	};
 
 	if (time_precision < 0 || time_precision > 9)

@@ -7,7 +7,7 @@ packages=(
 	postgresql-15
 	postgresql-server-dev-15
 	postgresql-common
-	zlib1g-dev
+	zlib1g-dev libyaml-dev
 	bc
 	clang libclang-rt-14-dev valgrind
 	ruby ruby-activesupport ruby-json

@@ -826,6 +826,10 @@ FrozenClock.at(CLOCK) do
       t.binary :blob
       t.binary :settings                        # serialize with MarshalCoder
     end
+    # a YAML-coded column (the 6.1 default coder), for the YAML loading fixtures
+    create_table :notes do |t|
+      t.text :prefs
+    end
   end
 end
 
@@ -845,6 +849,14 @@ class Widget < ActiveRecord::Base
   serialize :prefs
   serialize :settings, MarshalCoder
 end
+
+class Note < ActiveRecord::Base
+  serialize :prefs
+end
+
+# An app that stores HashWithIndifferentAccess in YAML columns permits it (the 6.1
+# default is [Symbol]: a tagged Hash would raise)
+ActiveRecord::Base.yaml_column_permitted_classes = [Symbol, ActiveSupport::HashWithIndifferentAccess]
 
 class Gauge < ActiveRecord::Base
   serialize :meta, JSON
@@ -1233,6 +1245,36 @@ CAST_INPUTS.values.map(&:size).max.times do |i|
   g = Gauge.new
   CAST_INPUTS.each { |col, inputs| g.public_send("#{col}=", inputs[i]) if i < inputs.size }
   record61("rec61_cast_user_#{i + 1}", g)
+end
+
+# YAML-coded column: the raw YAML text as SQLite returns it, loaded by YAMLColumn
+# (YAML.safe_load with the permitted classes and aliases: true) in serializable_hash.
+# One record per text: each of Psych's ScalarScanner rules that the extension
+# reproduces, and some it leaves as text (octal, underscores, sexagesimal, merge
+# keys, a second document). A date (--- 2024-03-05) is not here: Date is not a
+# permitted class, so Rails raises.
+YAML_TEXTS = [
+  "---\ntheme: dark\ncolumns:\n- 1\n- 2\n",
+  "--- 42\n", "--- -0\n", "--- +5\n", "--- 123456789012345678901234567890\n",
+  "--- 1.5\n", "--- 1.0e+20\n", "--- -.5\n", "--- 1.\n", "--- .inf\n", "--- -.Inf\n", "--- .NaN\n",
+  "--- ~\n", "--- null\n", "--- NULL\n", "--- \n", "---\n...\n",
+  "---\n- yes\n- No\n- ON\n- off\n- true\n- FALSE\n- y\n- n\n- Null\n- nil\n",
+  "--- :sym\n", "---\n:a: 1\n:b: :c\n",
+  "---\n- '123'\n- \"true\"\n- |\n  line1\n  line2\n- >\n  folded\n  text\n",
+  "---\nlist:\n- a: 1\n  b: [x, 'y', 3.5]\n- {c: ~}\n",
+  "---\n1: one\n2.5: two\ntrue: t\n~: n\n-3: m\n",
+  "---\nbase: &b\n  x: 1\nother: *b\nlist: &l [1, 2]\nagain: *l\n",
+  "--- !ruby/hash:ActiveSupport::HashWithIndifferentAccess\na: 1\nb:\n- c\n",
+  "--- hello world\n", "--- -foo\n", "--- 'it''s'\n", "--- \"tab\\tx\"\n", "--- \u65e5\u672c\n",
+  "--- .\n", "---\na: 1\na: 2\n", "not yaml at all", "---\n",
+  # left as text by the extension (Psych reads them as below)
+  "--- 017\n", "--- 1_000\n", "--- 12:30\n", "--- 1.2.3\n",
+  "---\nbase: &b\n  x: 1\nc:\n  <<: *b\n  y: 2\n", "--- 1\n--- 2\n"
+].freeze
+
+YAML_TEXTS.each_with_index do |text, i|
+  Note.connection.exec_query("INSERT INTO notes (id, prefs) VALUES (?, ?)", "fixture", [[nil, i + 1], [nil, text]])
+  record61("rec61_yaml_#{i + 1}", Note.find(i + 1))
 end
 
 # --- Rails 7.1 layout, emulated --------------------------------------------------
