@@ -406,6 +406,26 @@ encoding_of_ivar(Reader *r, SymTag tag, uint8_t vkind, size_t vpos,
 
 static MarshalStatus read_symbol(Reader *r, uint32_t *index);
 
+/* A symbol's name, numbered: all of r_symreal for one without ivars. */
+static HOT_INLINE MarshalStatus
+add_symbol(Reader *r, const uint8_t **s, size_t *n, uint32_t *idx)
+{
+	size_t		lenpos = r->pos;
+
+	TRY(read_bytes(r, "symbol length", s, n));
+	if (r->nsym == r->symcap)
+		TRY(grow(r, &r->sym_tag, &r->sym_pos, &r->sym_enc, &r->symcap));
+	*idx = r->nsym++;
+	r->sym_tag[*idx] = (uint8_t) symbol_tag(*s, *n);
+	if (r->keep_positions)
+	{
+		r->sym_pos[*idx] = (uint32_t) lenpos;
+		/* provisional until its ivars are read; binary for a prefix */
+		r->sym_enc[*idx] = MENC_BINARY;
+	}
+	return MARSHAL_OK;
+}
+
 /* MRI's r_symreal: the symbol is numbered before its own ivars are read. */
 static MarshalStatus
 read_symreal(Reader *r, int ivar, uint32_t *index)
@@ -416,18 +436,7 @@ read_symreal(Reader *r, int ivar, uint32_t *index)
 	uint32_t	idx;
 	int			enc = 0;
 
-	TRY(read_bytes(r, "symbol length", &s, &n));
-	if (r->nsym == r->symcap)
-		TRY(grow(r, &r->sym_tag, &r->sym_pos, &r->sym_enc, &r->symcap));
-	idx = r->nsym++;
-	r->sym_tag[idx] = (uint8_t) symbol_tag(s, n);
-	if (r->keep_positions)
-	{
-		r->sym_pos[idx] = (uint32_t) lenpos;
-		/* provisional until its ivars are read; binary for a prefix */
-		r->sym_enc[idx] = MENC_BINARY;
-	}
-
+	TRY(add_symbol(r, &s, &n, &idx));
 	if (ivar)
 	{
 		int64_t		count;
@@ -631,73 +640,130 @@ read_object(Reader *r, uint8_t *kind)
 }
 
 /* MRI's r_object0: read the type byte, with depth and interrupt checks. */
+/*
+ * Flat values a level below the limit, in line: nothing in them can fail
+ * that the long way would report differently (a String's length over the
+ * limit or the bytes goes the long way).  *done is false, nothing read,
+ * for anything else.
+ */
+static HOT_INLINE MarshalStatus
+read_flat(Reader *r, size_t start, int *ivp, uint8_t *kind, bool *done)
+{
+	const uint8_t *b = r->buf;
+	size_t		p = r->pos + 1;
+	int64_t		v;
+
+	*done = false;
+	if (r->depth >= r->max_depth || r->pos >= r->len)
+		return MARSHAL_OK;
+	switch (b[r->pos])
+	{
+		case MT_NIL:
+		case MT_TRUE:
+		case MT_FALSE:
+			*kind = b[p - 1] == MT_NIL ? MK_NIL : b[p - 1] == MT_TRUE ? MK_TRUE : MK_FALSE;
+			break;
+		case MT_FIXNUM:
+			if (!marshal_decode_long(b, r->len, &p, &v))
+				return MARSHAL_OK;
+			*kind = MK_FIXNUM;
+			break;
+		case MT_STRING:
+			if (!marshal_decode_long(b, r->len, &p, &v) ||
+				v < 0 || v > MARSHAL_MAX_LENGTH || (uint64_t) v > r->len - p)
+				return MARSHAL_OK;
+			r->ivar_open = false;
+			r->pos = p + (size_t) v;
+			*kind = MK_STRING;
+			*done = true;
+			return add_object(r, MK_STRING, start, NULL);
+		case MT_SYMLINK:
+			if (!marshal_decode_long(b, r->len, &p, &v) || v < 0 || v >= r->nsym)
+				return MARSHAL_OK;
+			*kind = MK_SYMBOL;
+			break;
+		case MT_IVAR:
+			{
+				int64_t		e;
+
+				/*
+				 * The commonest value of all, a text String: I " <bytes> 06
+				 * ;<E> T|F, in one step when its two levels are allowed.
+				 */
+				if (r->ivar_open || r->depth + 1 >= r->max_depth ||
+					p >= r->len || b[p] != MT_STRING)
+					return MARSHAL_OK;
+				p++;
+				if (!marshal_decode_long(b, r->len, &p, &v) || v < 0 ||
+					v > MARSHAL_MAX_LENGTH || (uint64_t) v > r->len - p)
+					return MARSHAL_OK;
+				p += (size_t) v;
+				if (p + 3 >= r->len || b[p] != 0x06 || b[p + 1] != MT_SYMLINK)
+					return MARSHAL_OK;
+				p += 2;
+				if (!marshal_decode_long(b, r->len, &p, &e) ||
+					e < 0 || e >= r->nsym || r->sym_tag[e] != SYM_E ||
+					p >= r->len || (b[p] != MT_TRUE && b[p] != MT_FALSE))
+					return MARSHAL_OK;
+				r->ivar_open = false;
+				r->pos = p + 1;
+				*kind = MK_STRING;
+				*done = true;
+				return add_object(r, MK_STRING, start, NULL);
+			}
+		case MT_SYMBOL:
+			{
+				uint32_t	sym;
+				const uint8_t *name;
+				size_t		len;
+
+				if (ivp && *ivp)
+					return MARSHAL_OK;	/* I:sym: the symbol reads the ivars */
+				r->ivar_open = false;
+				r->pos = p;
+				*kind = MK_SYMBOL;
+				*done = true;
+				return add_symbol(r, &name, &len, &sym);
+			}
+		default:
+			return MARSHAL_OK;
+	}
+	r->ivar_open = false;
+	r->pos = p;
+	*done = true;
+	return MARSHAL_OK;
+}
+
+/* An element of a container: read_object, flat values without a call. */
+static HOT_INLINE MarshalStatus
+read_element(Reader *r, uint8_t *kind)
+{
+	bool		done;
+
+	/* counted here; on an interrupt check's turn, read_object0 does both */
+	if (++r->steps % INTERRUPT_EVERY != 0)
+	{
+		TRY(read_flat(r, r->pos, NULL, kind, &done));
+		if (done)
+			return MARSHAL_OK;
+	}
+	r->steps--;
+	return read_object0(r, r->pos, NULL, kind);
+}
+
 static MarshalStatus
 read_object0(Reader *r, size_t start, int *ivp, uint8_t *kind)
 {
 	int			type;
 	MarshalStatus st;
+	bool		done;
 
 	if (++r->steps % INTERRUPT_EVERY == 0 && r->hooks &&
 		r->hooks->check_interrupts)
 		r->hooks->check_interrupts(r->hooks->ctx);
-
-	/*
-	 * Flat values a level below the limit, in line: nothing in them can
-	 * fail that the long way would report differently (a String's length
-	 * over the limit or the bytes goes the long way).
-	 */
-	if (r->depth < r->max_depth && r->pos < r->len)
-	{
-		const uint8_t *b = r->buf;
-		size_t		p = r->pos + 1;
-		int64_t		v;
-
-		switch (b[r->pos])
-		{
-			case MT_NIL:
-			case MT_TRUE:
-			case MT_FALSE:
-				r->ivar_open = false;
-				r->pos = p;
-				*kind = b[p - 1] == MT_NIL ? MK_NIL : b[p - 1] == MT_TRUE ? MK_TRUE : MK_FALSE;
-				return MARSHAL_OK;
-			case MT_FIXNUM:
-				if (!marshal_decode_long(b, r->len, &p, &v))
-					break;
-				r->ivar_open = false;
-				r->pos = p;
-				*kind = MK_FIXNUM;
-				return MARSHAL_OK;
-			case MT_STRING:
-				if (!marshal_decode_long(b, r->len, &p, &v) ||
-					v < 0 || v > MARSHAL_MAX_LENGTH || (uint64_t) v > r->len - p)
-					break;
-				r->ivar_open = false;
-				r->pos = p + (size_t) v;
-				*kind = MK_STRING;
-				return add_object(r, MK_STRING, start, NULL);
-			case MT_SYMLINK:
-				if (!marshal_decode_long(b, r->len, &p, &v) || v < 0 || v >= r->nsym)
-					break;
-				r->ivar_open = false;
-				r->pos = p;
-				*kind = MK_SYMBOL;
-				return MARSHAL_OK;
-			case MT_SYMBOL:
-				{
-					uint32_t	sym;
-
-					if (ivp && *ivp)
-						break;	/* I:sym: the symbol reads the ivars */
-					r->ivar_open = false;
-					r->pos = p;
-					*kind = MK_SYMBOL;
-					return read_symreal(r, 0, &sym);
-				}
-			default:
-				break;
-		}
-	}
+	TRY(read_flat(r, start, ivp, kind, &done));
+	if (done)
+		return MARSHAL_OK;
 
 	TRY(descend(r));
 
@@ -717,7 +783,7 @@ read_hash_body(Reader *r, size_t start, int type)
 	TRY(read_length(r, "hash size", 2, &n));
 	TRY(add_object(r, MK_HASH, start, NULL));
 	for (size_t i = 0; i < 2 * n; i++)
-		TRY(read_object(r, &k));
+		TRY(read_element(r, &k));
 	if (type == MT_HASH_DEF)
 		TRY(read_object(r, &k));
 	return MARSHAL_OK;
@@ -855,7 +921,7 @@ read_object_for(Reader *r, size_t start, int *ivp, int type, uint8_t *kind)
 			TRY(read_length(r, "array length", 1, &n));
 			TRY(add_object(r, MK_ARRAY, start, NULL));
 			for (size_t i = 0; i < n; i++)
-				TRY(read_object(r, &k));
+				TRY(read_element(r, &k));
 			*kind = MK_ARRAY;
 			return MARSHAL_OK;
 
@@ -958,36 +1024,7 @@ read_object_for(Reader *r, size_t start, int *ivp, int type, uint8_t *kind)
 		case MT_IVAR:
 			{
 				int			ivar = 1;
-				const uint8_t *b = r->buf;
-				size_t		p = r->pos + 1;
-				int64_t		len;
-				int64_t		e;
 
-				/*
-				 * The commonest value of all, a text String: I " <bytes> 06
-				 * ;<E> T|F, in one step when nothing in it needs a message
-				 * (the long way reads the same, value by value).
-				 */
-				if (r->pos < r->len && b[r->pos] == MT_STRING &&
-					r->depth < r->max_depth &&
-					marshal_decode_long(b, r->len, &p, &len) && len >= 0 &&
-					len <= MARSHAL_MAX_LENGTH && (uint64_t) len <= r->len - p)
-				{
-					p += (size_t) len;
-					if (p + 3 < r->len && b[p] == 0x06 && b[p + 1] == MT_SYMLINK)
-					{
-						p += 2;
-						if (marshal_decode_long(b, r->len, &p, &e) &&
-							e >= 0 && e < r->nsym && r->sym_tag[e] == SYM_E &&
-							p < r->len && (b[p] == MT_TRUE || b[p] == MT_FALSE))
-						{
-							r->ivar_open = false;
-							r->pos = p + 1;
-							*kind = MK_STRING;
-							return add_object(r, MK_STRING, start, NULL);
-						}
-					}
-				}
 				TRY(read_object0(r, start, &ivar, &k));
 				if (ivar)
 					TRY(read_ivars(r, k, NULL));
