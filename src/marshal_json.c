@@ -1126,25 +1126,31 @@ emit_pairs(Walk *w, const MarshalView *view, size_t *end)
 	return MARSHAL_OK;
 }
 
+static MarshalStatus walk_init(Walk *w, const MarshalDoc *doc,
+							   const MarshalJsonSink *sink,
+							   const MarshalJsonOptions *opts,
+							   const MarshalHooks *hooks, MarshalError *err);
+static void walk_done(Walk *w);
+
 /*
  * A nested Marshal stream (a serialized column's coder output) as its own
- * JSON view: untrusted bytes, so validated first, within the depth and
- * budget left.
+ * JSON view: untrusted bytes, so validated first, then walked as part of
+ * this walk (its depth, its budget, its path for errors).
  */
 static MarshalStatus
 emit_nested(Walk *w, size_t pos, MarshalBytes b)
 {
 	MarshalDoc	doc = {.buf = b.ptr, .len = b.len};
-	MarshalJsonOptions opts = w->opts;
+	Walk		nw;
+	size_t		end;
 	MarshalStatus st;
 
-	if (w->depth + 2 > opts.max_depth)
+	if (w->depth + 2 > w->opts.max_depth)
 		return fail(w, MARSHAL_ERR_DEPTH, pos, "nesting deeper than %u levels",
-					opts.max_depth);
-	opts.max_depth -= w->depth + 1;
-	opts.max_cost = opts.max_cost - w->cost + 1;
+					w->opts.max_depth);
 	TRY(charge(w, pos, b.len));
-	st = marshal_index(b.ptr, b.len, w->hooks, opts.max_depth, &doc.index, w->err);
+	st = marshal_index(b.ptr, b.len, w->hooks, w->opts.max_depth - w->depth - 1,
+					   &doc.index, w->err);
 	if (st != MARSHAL_OK)
 	{
 		char		detail[sizeof(w->err->detail)];
@@ -1152,16 +1158,17 @@ emit_nested(Walk *w, size_t pos, MarshalBytes b)
 		memcpy(detail, w->err->detail, sizeof(detail));
 		return fail(w, st, pos, "serialized attribute: %.200s", detail);
 	}
-	st = marshal_to_json(&doc, w->sink, &opts, w->hooks, w->err);
+	TRY(walk_init(&nw, &doc, w->sink, &w->opts, w->hooks, w->err));
+	nw.cost = w->cost;
+	nw.steps = w->steps;
+	nw.depth = w->depth;
+	memcpy(nw.path, w->path, sizeof(nw.path));
+	st = emit_value(&nw, 2, &end);
+	w->cost = nw.cost;
+	w->steps = nw.steps;
+	walk_done(&nw);
 	marshal_index_free(&doc.index, w->hooks);
-	if (st != MARSHAL_OK)
-	{
-		char		detail[sizeof(w->err->detail)];
-
-		memcpy(detail, w->err->detail, sizeof(detail));
-		return fail(w, st, pos, "serialized attribute: %.200s", detail);
-	}
-	return MARSHAL_OK;
+	return st;
 }
 
 /*

@@ -167,23 +167,35 @@ made_text(JsonbValue *v)
 
 /*
  * A record attribute whose value the view casts (see marshal_record.c)
- * has no bytes of its own: its JSON, or NULL when the key is a plain one.
+ * has no bytes of its own: its JSON.  NULL when the value is used as it
+ * is (then its bytes are the answer).
  */
 static JsonbValue *
+cast_value(MarshalDoc *doc, const MarshalEntry *e)
+{
+	MarshalCast c;
+	MarshalError err;
+
+	if (e->value == 0 || e->cast == MARSHAL_CAST_NONE)
+		return NULL;
+	check(marshal_record_cast(doc, e, &c, &err), &err);
+	if (c.kind == MCAST_RAW)
+		return NULL;
+	return rbmarshal_json_entry(doc, e, 3, MBIN_BASE64);
+}
+
+/* The attribute under key of a record view: cast_value's answer. */
+static JsonbValue *
 cast_field(MarshalDoc *doc, const MarshalView *view, const char *key,
-		   size_t keylen, bool *found)
+		   size_t keylen, bool *found, size_t *pos)
 {
 	MarshalEntry e;
 	MarshalError err;
 
-	*found = false;
-	if (view->kind != MV_RECORD)
-		return NULL;
 	check(marshal_view_find_entry(doc, view, key, keylen, &transcoder, &e, &err), &err);
 	*found = e.value != 0;
-	if (e.value == 0 || e.cast == MARSHAL_CAST_NONE)
-		return NULL;
-	return rbmarshal_json_entry(doc, &e, 3, MBIN_BASE64);
+	*pos = e.value;
+	return cast_value(doc, &e);
 }
 
 /* The sub-value at pos as a stream of its own (Marshal.dump(sub_value)). */
@@ -284,12 +296,9 @@ navigate(FunctionCallInfo fcinfo, bytea *v, int nsteps, Datum *keys,
 		{
 			bool		found;
 
-			made = cast_field(&doc, &view, k, len, &found);
-			if (made || !found)
-			{
-				ok = found;
-				continue;
-			}
+			made = cast_field(&doc, &view, k, len, &found, &pos);
+			ok = found;
+			continue;
 		}
 		if (view.kind == MV_SCALAR)
 		{
@@ -658,8 +667,7 @@ root_entries(MarshalDoc *doc, bool want_object, const char *fname)
 		CHECK_FOR_INTERRUPTS();
 		en = palloc0(sizeof(Entry));
 		en->value = e.value;
-		if (e.cast != MARSHAL_CAST_NONE)
-			en->made = rbmarshal_json_entry(doc, &e, 3, MBIN_BASE64);
+		en->made = cast_value(doc, &e);
 		if (object)
 		{
 			check(marshal_key_text(doc, &e, buf, sizeof(buf), &k, &err), &err);
