@@ -85,3 +85,29 @@ SELECT v #> '{prefs,columns}' AS columns, v #>> '{prefs,columns,1}' AS second,
 	   v -> 'prefs' ->> 'theme' AS theme
 FROM (SELECT decode(hex, 'hex')::rbmarshal AS v FROM ar_records
 	  WHERE name = 'rec61_loaded') r;
+-- Records whose coded column Rails cannot load (bad_records.tsv): a broken
+-- nested Marshal stream is a clean error, YAML and JSON that are not loaded
+-- stay as their text; navigation agrees.
+CREATE TABLE bad_records (name text, hex text, rails text, extension text);
+\copy bad_records FROM 'test/rails/bad_records.tsv' WITH (FORMAT csv, DELIMITER E'\t', QUOTE E'\x01', NULL 'NULL')
+CREATE FUNCTION record_outcome(b bytea, col text, nav bool) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+	v rbmarshal := b::rbmarshal;
+	j jsonb;
+	detail text;
+BEGIN
+	j := CASE WHEN nav THEN (v -> col)::jsonb ELSE v::jsonb -> col END;
+	RETURN CASE WHEN jsonb_typeof(j) = 'string' THEN 'text' ELSE 'cast' END;
+EXCEPTION WHEN OTHERS THEN
+	GET STACKED DIAGNOSTICS detail = PG_EXCEPTION_DETAIL;
+	RETURN SQLSTATE || ' ' || SQLERRM || coalesce(' / ' || nullif(detail, ''), '');
+END $$;
+SELECT name, rails, extension,
+	   split_part(record_outcome(decode(hex, 'hex'), col, false), ' ', 1) = extension AS as_expected,
+	   record_outcome(decode(hex, 'hex'), col, false) AS jsonb,
+	   split_part(record_outcome(decode(hex, 'hex'), col, false), ' ', 1) =
+	   split_part(record_outcome(decode(hex, 'hex'), col, true), ' ', 1) AS nav_agrees
+FROM (SELECT *, CASE split_part(name, '_', 2) WHEN 'marshal' THEN 'settings'
+					WHEN 'json' THEN 'meta' ELSE 'prefs' END AS col
+	  FROM bad_records) r
+ORDER BY name;

@@ -20,7 +20,7 @@ if ! ruby test/rails/generate.rb "$out" >"$out/log" 2>&1; then
 fi
 passed=0
 failed=0
-for f in cache_entries.tsv bad_cache_entries.tsv records.tsv; do
+for f in cache_entries.tsv bad_cache_entries.tsv records.tsv bad_records.tsv; do
 	if cmp -s "$out/$f" "test/rails/$f"; then
 		passed=$((passed + 1))
 	else

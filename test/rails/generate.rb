@@ -1301,6 +1301,57 @@ record_lines = RECORDS.map do |name, bytes, expected, _kind|
 end
 write_file("records.tsv", record_lines.join)
 
+# bad_records.tsv: name, hex, what Rails does with it, what the extension must do.
+# Records whose coded column Rails cannot load (or would take forever to render):
+# the extension refuses a broken nested Marshal stream with a clear error and keeps
+# YAML/JSON it does not load as text. The Rails column is the exception
+# serializable_hash raises on a fresh load ("loads" if it does not raise).
+class Coded < ActiveRecord::Base
+  self.table_name = "gauges"
+  serialize :meta, JSON
+  serialize :settings, MarshalCoder
+end
+
+def rails_outcome(bytes)
+  record_json(Marshal.load(bytes))
+  "loads"
+rescue StandardError, SystemStackError => e
+  e.class.name
+end
+
+laughs = Marshal.dump([[[[[[[1] * 10] * 10] * 10] * 10] * 10] * 10])
+deep = []
+x = deep
+2000.times { x << (y = []); x = y }
+yaml_laughs = "---\na: &a [x, x, x, x, x, x, x, x, x, x]\n" +
+              (1..9).map { |i| "#{(97 + i).chr}: &#{(97 + i).chr} [#{(["*#{(96 + i).chr}"] * 10).join(', ')}]\n" }.join
+BAD_RECORDS = [
+  # [name, table, column, raw value, extension]
+  ["bad_marshal_truncated", Coded, :settings, "\x04\x08[\x07i\x06".b, "22P03"],
+  ["bad_marshal_budget", Coded, :settings, laughs, "54000"],
+  ["bad_marshal_deep", Coded, :settings, Marshal.dump(deep), "54001"],
+  ["bad_marshal_not_marshal", Coded, :settings, "plain bytes".b, "text"],
+  ["bad_json_invalid", Coded, :meta, "{\"a\": [1, 2", "text"],
+  ["bad_yaml_invalid", Note, :prefs, "--- [1, 2\n", "text"],
+  ["bad_yaml_cycle", Note, :prefs, "--- &a [*a]\n", "text"],
+  ["bad_yaml_object_tag", Note, :prefs, "--- !ruby/object:Object\na: 1\n", "text"],
+  ["bad_yaml_date", Note, :prefs, "--- 2024-03-05\n", "text"],
+  ["bad_yaml_deep", Note, :prefs, "--- #{'[' * 2000}#{']' * 2000}\n", "text"],
+  ["bad_yaml_laughs", Note, :prefs, yaml_laughs, "text"]
+].freeze
+
+bad_record_lines = BAD_RECORDS.each_with_index.map do |(name, model, column, raw, extension), i|
+  id = 100 + i
+  value = raw.encoding == Encoding::BINARY ? ActiveRecord::Type::Binary::Data.new(raw) : raw
+  model.connection.exec_query("INSERT INTO #{model.table_name} (id, #{column}) VALUES (?, ?)", "fixture",
+                              [[nil, id], [nil, value]])
+  bytes = Marshal.dump(model.find(id))
+  # rendering the YAML billion laughs would build 10^10 nodes: not evaluated
+  rails = name == "bad_yaml_laughs" ? "not evaluated" : rails_outcome(bytes)
+  [name, hex(bytes), rails, extension].map { |f| tsv_field(f) }.join("\t") + "\n"
+end
+write_file("bad_records.tsv", bad_record_lines.join)
+
 # ---------------------------------------------------------------------------
 # Evaluate the attribute-finding rules on the rec61 fixtures (printed, not written)
 # ---------------------------------------------------------------------------
