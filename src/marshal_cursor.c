@@ -13,8 +13,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#define lengthof(a) (sizeof(a) / sizeof((a)[0]))
-
 static MarshalStatus
 damaged(MarshalError *err, size_t offset, const char *what)
 {

@@ -7,6 +7,10 @@
 
 #include "marshal.h"
 
+#ifndef lengthof
+#define lengthof(a) (sizeof(a) / sizeof((a)[0]))
+#endif
+
 /*
  * MRI's r_long: 0; 5..127 and -128..-5 are small values; 1..4 and -1..-4
  * count the little-endian bytes that follow (negative ones over a base of

@@ -1097,14 +1097,114 @@ emit_key(Walk *w, const MarshalEntry *e, const MarshalLeaf *leaf)
 	return emit_text(w, at, k.text.ptr, k.text.len, k.encoding, k.encname, true);
 }
 
+/* A Hash pair whose key text is known before its value is walked. */
+typedef struct KeyedPair
+{
+	MarshalLeaf key;			/* type MT_STRING: data and encoding */
+	size_t		pos;			/* of the key */
+	size_t		value;
+} KeyedPair;
+
+/* Hashes up to this size hand jsonb their keys in its order. */
+#define PRESORT_MAX 256
+
+static bool
+pair_before(const KeyedPair *a, const KeyedPair *b)
+{
+	if (a->key.data.len != b->key.data.len)
+		return a->key.data.len < b->key.data.len;
+	return memcmp(a->key.data.ptr, b->key.data.ptr, a->key.data.len) < 0;
+}
+
 /*
- * A plain Hash's pairs, in one pass: a key read as a leaf ends where its
- * value starts, and each value's walk ends where the next key starts.
+ * jsonb keeps an object's keys sorted (by length, then bytes) and sorts them
+ * when the object ends; given them in that order, its sort is one pass.
+ * This is only a hint (jsonb still sorts and keeps the last of equal keys,
+ * and the insertion here is stable), so a key whose text is not simply its
+ * bytes (*ok false: another encoding, not a String or Symbol) leaves the
+ * pairs in stream order.  Sorted into pairs[]; *end after the last pair.
+ */
+static MarshalStatus
+presort_pairs(Walk *w, const MarshalView *view, KeyedPair *pairs,
+			  size_t *end, bool *ok)
+{
+	const MarshalDoc *doc = w->doc;
+	size_t		pos = view->items;
+
+	*ok = false;
+	for (uint32_t i = 0; i < view->count; i++)
+	{
+		KeyedPair	p;
+		bool		found;
+		uint32_t	j;
+
+		p.pos = pos;
+		TRY(marshal_leaf(doc, pos, &p.key, &found, w->err));
+		if (found && p.key.type == MT_STRING)
+			p.value = p.key.end;
+		else if (pos < doc->len &&
+				 (doc->buf[pos] == MT_SYMBOL || doc->buf[pos] == MT_SYMLINK))
+		{
+			MarshalBytes encname;
+
+			TRY(marshal_symbol(doc, pos, &p.key.data, &p.key.encoding, &encname,
+							   &p.value, w->err));
+			if (p.key.encoding == MENC_NAMED)
+				return MARSHAL_OK;
+			p.key.type = MT_STRING;
+		}
+		else
+			return MARSHAL_OK;
+		TRY(marshal_skip(doc, p.value, &pos, w->err));
+		for (j = i; j > 0 && pair_before(&p, &pairs[j - 1]); j--)
+			pairs[j] = pairs[j - 1];
+		pairs[j] = p;
+	}
+	*end = pos;
+	*ok = true;
+	return MARSHAL_OK;
+}
+
+/*
+ * A plain Hash's pairs: in jsonb's key order when presort_pairs can, else in
+ * one pass (a key read as a leaf ends where its value starts, and each
+ * value's walk ends where the next key starts).
  */
 static MarshalStatus
 emit_pairs(Walk *w, const MarshalView *view, size_t *end)
 {
 	size_t		pos = view->items;
+	KeyedPair	few[16];
+
+	if (view->count > 1 && view->count <= PRESORT_MAX)
+	{
+		KeyedPair  *pairs = few;
+		bool		ok;
+		MarshalStatus st;
+
+		if (view->count > lengthof(few) &&
+			(pairs = walk_alloc(w, view->count * sizeof(KeyedPair))) == NULL)
+			return fail(w, MARSHAL_ERR_NOMEM, pos, "out of memory");
+		st = presort_pairs(w, view, pairs, end, &ok);
+		if (st == MARSHAL_OK && ok)
+		{
+			w->sink->begin_object(w->sink->ctx);
+			for (uint32_t i = 0; i < view->count && st == MARSHAL_OK; i++)
+			{
+				MarshalEntry e = {.key = pairs[i].pos, .value = pairs[i].value};
+				size_t		ignored;
+
+				if ((st = emit_key(w, &e, &pairs[i].key)) == MARSHAL_OK)
+					st = emit_value(w, e.value, &ignored);
+			}
+			if (st == MARSHAL_OK)
+				w->sink->end_object(w->sink->ctx);
+		}
+		if (pairs != few)
+			walk_free(w, pairs);
+		if (st != MARSHAL_OK || ok)
+			return st;
+	}
 
 	w->sink->begin_object(w->sink->ctx);
 	for (uint32_t i = 0; i < view->count; i++)
