@@ -279,93 +279,109 @@ parse(const char *s, size_t len)
 	yaml_parser_t parser;
 	yaml_event_t event;
 	YParse		p = {NIL, NIL, NULL, 0};
-	bool		ok = true;
+	volatile bool ok = true;
 	bool		done = false;
+	volatile bool have_event = false;
 
 	if (!yaml_parser_initialize(&parser))
 		return NULL;
 	yaml_parser_set_input_string(&parser, (const unsigned char *) s, len);
 	yaml_parser_set_encoding(&parser, YAML_UTF8_ENCODING);
-	while (ok && !done)
+	/*
+	 * libyaml allocates with malloc: an error or a cancel raised in here
+	 * (palloc, CHECK_FOR_INTERRUPTS) must not leave its memory behind.
+	 */
+	PG_TRY();
 	{
-		YNode	   *n = NULL;
-
-		CHECK_FOR_INTERRUPTS();
-		if (!yaml_parser_parse(&parser, &event))
+		while (ok && !done)
 		{
-			ok = false;
-			break;
-		}
-		switch (event.type)
-		{
-			case YAML_STREAM_END_EVENT:
-				done = true;
-				break;
-			case YAML_DOCUMENT_START_EVENT:
-				/* only the first document: more is not reproduced */
-				ok = ++p.documents == 1;
-				break;
-			case YAML_SCALAR_EVENT:
-				n = palloc0(sizeof(YNode));
-				n->kind = Y_SCALAR;
-				n->done = true;
-				if (event.data.scalar.tag != NULL)
-					ok = false;
-				else if (event.data.scalar.style == YAML_PLAIN_SCALAR_STYLE)
-					ok = tokenize(n, (const char *) event.data.scalar.value,
-								  event.data.scalar.length);
-				else
-					set_string(n, (const char *) event.data.scalar.value,
-							   event.data.scalar.length);
-				if (ok)
-				{
-					add_anchor(&p, event.data.scalar.anchor, n);
-					ok = add_node(&p, n);
-				}
-				break;
-			case YAML_SEQUENCE_START_EVENT:
-			case YAML_MAPPING_START_EVENT:
-				{
-					yaml_char_t *tag = event.type == YAML_SEQUENCE_START_EVENT ?
-					event.data.sequence_start.tag : event.data.mapping_start.tag;
-					yaml_char_t *anchor = event.type == YAML_SEQUENCE_START_EVENT ?
-					event.data.sequence_start.anchor : event.data.mapping_start.anchor;
+			YNode	   *n = NULL;
 
+			CHECK_FOR_INTERRUPTS();
+			if (!yaml_parser_parse(&parser, &event))
+			{
+				ok = false;
+				break;
+			}
+			have_event = true;
+			switch (event.type)
+			{
+				case YAML_STREAM_END_EVENT:
+					done = true;
+					break;
+				case YAML_DOCUMENT_START_EVENT:
+					/* only the first document: more is not reproduced */
+					ok = ++p.documents == 1;
+					break;
+				case YAML_SCALAR_EVENT:
 					n = palloc0(sizeof(YNode));
-					n->kind = event.type == YAML_SEQUENCE_START_EVENT ? Y_SEQ : Y_MAP;
-					/* a HashWithIndifferentAccess, if the app permits it, is its Hash */
-					if (tag != NULL &&
-						!(n->kind == Y_MAP &&
-						  strcmp((const char *) tag, "!ruby/hash:ActiveSupport::HashWithIndifferentAccess") == 0))
+					n->kind = Y_SCALAR;
+					n->done = true;
+					if (event.data.scalar.tag != NULL)
 						ok = false;
-					/* as deep as rbmarshal.max_depth allows a Marshal value */
-					if (list_length(p.stack) >= rbmarshal_max_depth)
-						ok = false;
+					else if (event.data.scalar.style == YAML_PLAIN_SCALAR_STYLE)
+						ok = tokenize(n, (const char *) event.data.scalar.value,
+									  event.data.scalar.length);
+					else
+						set_string(n, (const char *) event.data.scalar.value,
+								   event.data.scalar.length);
 					if (ok)
 					{
-						add_anchor(&p, anchor, n);
+						add_anchor(&p, event.data.scalar.anchor, n);
 						ok = add_node(&p, n);
-						p.stack = lappend(p.stack, n);
 					}
 					break;
-				}
-			case YAML_SEQUENCE_END_EVENT:
-			case YAML_MAPPING_END_EVENT:
-				n = llast(p.stack);
-				n->done = true;
-				p.stack = list_delete_last(p.stack);
-				break;
-			case YAML_ALIAS_EVENT:
-				n = find_anchor(&p, (const char *) event.data.alias.anchor);
-				/* unknown, or an alias inside its own anchor (a cycle) */
-				ok = n != NULL && n->done && add_node(&p, n);
-				break;
-			default:
-				break;
+				case YAML_SEQUENCE_START_EVENT:
+				case YAML_MAPPING_START_EVENT:
+					{
+						yaml_char_t *tag = event.type == YAML_SEQUENCE_START_EVENT ?
+						event.data.sequence_start.tag : event.data.mapping_start.tag;
+						yaml_char_t *anchor = event.type == YAML_SEQUENCE_START_EVENT ?
+						event.data.sequence_start.anchor : event.data.mapping_start.anchor;
+
+						n = palloc0(sizeof(YNode));
+						n->kind = event.type == YAML_SEQUENCE_START_EVENT ? Y_SEQ : Y_MAP;
+						/* a HashWithIndifferentAccess, if the app permits it, is its Hash */
+						if (tag != NULL &&
+							!(n->kind == Y_MAP &&
+							  strcmp((const char *) tag, "!ruby/hash:ActiveSupport::HashWithIndifferentAccess") == 0))
+							ok = false;
+						/* as deep as rbmarshal.max_depth allows a Marshal value */
+						if (list_length(p.stack) >= rbmarshal_max_depth)
+							ok = false;
+						if (ok)
+						{
+							add_anchor(&p, anchor, n);
+							ok = add_node(&p, n);
+							p.stack = lappend(p.stack, n);
+						}
+						break;
+					}
+				case YAML_SEQUENCE_END_EVENT:
+				case YAML_MAPPING_END_EVENT:
+					n = llast(p.stack);
+					n->done = true;
+					p.stack = list_delete_last(p.stack);
+					break;
+				case YAML_ALIAS_EVENT:
+					n = find_anchor(&p, (const char *) event.data.alias.anchor);
+					/* unknown, or an alias inside its own anchor (a cycle) */
+					ok = n != NULL && n->done && add_node(&p, n);
+					break;
+				default:
+					break;
+			}
+			yaml_event_delete(&event);
+			have_event = false;
 		}
-		yaml_event_delete(&event);
 	}
-	yaml_parser_delete(&parser);
+	PG_FINALLY();
+	{
+		if (have_event)
+			yaml_event_delete(&event);
+		yaml_parser_delete(&parser);
+	}
+	PG_END_TRY();
 	return ok ? p.root : NULL;
 }
 
