@@ -105,8 +105,16 @@ marshal_shortest_digits(double d, char *digits, int *decpt)
 {
 	char		buf[40];
 
-	/* the fewest significant digits that read back as the same double */
-	for (int prec = 1; prec <= 17; prec++)
+	/*
+	 * The fewest significant digits that read back as the same double.  A
+	 * normal double is within 2^-53 of its value, far less than half the
+	 * spacing of 15-digit decimals: any decimal of 15 digits or fewer that
+	 * reads back as d is d rounded to 15 digits, trailing zeros dropped.  So
+	 * 15 digits, else 16, else 17 (at most three tries, usually one).  A
+	 * subnormal has fewer bits, and many short decimals read back as it:
+	 * search from one digit up.
+	 */
+	for (int prec = fabs(d) >= DBL_MIN ? 15 : 1; prec <= 17; prec++)
 	{
 		char	   *e;
 		int			nd = 0;
