@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Write the seed corpora of the fuzz targets from the committed fixtures:
-#   test/fuzz/corpus/fuzz_validate/  Marshal bytes of valid.tsv, invalid.tsv
-#                                    and the decoded sessions.tsv
+#   test/fuzz/corpus/fuzz_validate/  Marshal bytes of valid.tsv, invalid.tsv,
+#                                    the decoded sessions.tsv and the Active
+#                                    Record records of test/rails/
 #   test/fuzz/corpus/fuzz_text/      the same as text: hex (as committed, with
 #                                    spaces, in capitals) and Base64 (sessions
 #                                    as Rails stores them, fixtures as
@@ -60,6 +61,17 @@ while IFS=$'\037' read -r id b64; do
 	nv=$((nv + 1))
 	nt=$((nt + 1))
 done < <(fields "$fixtures/sessions.tsv")
+
+# Rails records (test/rails/): name, hex, ... -- the walkers' casts of
+# Active Record attributes start from real records
+for f in test/rails/records.tsv test/rails/bad_records.tsv; do
+	[[ -f $f ]] || continue
+	while IFS=$'\037' read -r name hex _; do
+		[[ -n $name ]] || continue
+		unhex "$hex" >"$vdir/seed-rails-$name"
+		nv=$((nv + 1))
+	done < <(fields "$f")
+done
 
 # a few hex variants: spaces between pairs, capitals, CRLF lines
 for name in type_object str_utf8_nonascii rails_time_utc hash_compare_by_identity; do
