@@ -39,10 +39,10 @@ SELECT kind, name, entry_error(decode(hex, 'hex')) FROM bad_entries ORDER BY kin
 -- Active Record records (6.1 'o' layout, 7.1 'U' layout) map to their
 -- attributes, raw values cast by their type objects as serializable_hash
 -- does (rec61_cast_*: one column per type, raw SQLite values and form
--- input; rec61_yaml_*: YAML-coded column texts, loaded as Psych does).
--- What remains different are YAML forms kept as their text (octal,
--- underscores, sexagesimal, merge keys, a second document): README
--- "Active Record records".
+-- input; rec61_yaml_*: YAML-coded column texts, loaded as Psych does:
+-- every ScalarScanner rule, Hash keys, merge keys, the first document).
+-- The second query lists what differs from Rails: nothing.  YAML that
+-- Rails refuses keeps its text (bad_records below).
 CREATE TABLE ar_records (name text, hex text, expected_json text);
 \copy ar_records FROM 'test/rails/records.tsv' WITH (FORMAT csv, DELIMITER E'\t', QUOTE E'\x01', NULL 'NULL')
 SELECT name, decode(hex, 'hex')::rbmarshal::jsonb = expected_json::jsonb AS same_as_rails

@@ -1249,10 +1249,11 @@ end
 
 # YAML-coded column: the raw YAML text as SQLite returns it, loaded by YAMLColumn
 # (YAML.safe_load with the permitted classes and aliases: true) in serializable_hash.
-# One record per text: each of Psych's ScalarScanner rules that the extension
-# reproduces, and some it leaves as text (octal, underscores, sexagesimal, merge
-# keys, a second document). A date (--- 2024-03-05) is not here: Date is not a
-# permitted class, so Rails raises.
+# One record per text: each rule of Psych's ScalarScanner#tokenize and its near
+# misses, Hash keys (eql? identity, to_s collisions), merge keys and multiple
+# documents. Texts Rails refuses (dates and times: Date and Time are not permitted;
+# Float("e+3"), Integer("0x")) are in BAD_RECORDS below.
+HWIA_TAG = "!ruby/hash:ActiveSupport::HashWithIndifferentAccess"
 YAML_TEXTS = [
   "---\ntheme: dark\ncolumns:\n- 1\n- 2\n",
   "--- 42\n", "--- -0\n", "--- +5\n", "--- 123456789012345678901234567890\n",
@@ -1267,9 +1268,78 @@ YAML_TEXTS = [
   "--- !ruby/hash:ActiveSupport::HashWithIndifferentAccess\na: 1\nb:\n- c\n",
   "--- hello world\n", "--- -foo\n", "--- 'it''s'\n", "--- \"tab\\tx\"\n", "--- \u65e5\u672c\n",
   "--- .\n", "---\na: 1\na: 2\n", "not yaml at all", "---\n",
-  # left as text by the extension (Psych reads them as below)
   "--- 017\n", "--- 1_000\n", "--- 12:30\n", "--- 1.2.3\n",
-  "---\nbase: &b\n  x: 1\nc:\n  <<: *b\n  y: 2\n", "--- 1\n--- 2\n"
+  "---\nbase: &b\n  x: 1\nc:\n  <<: *b\n  y: 2\n", "--- 1\n--- 2\n",
+  # integers: base 2, 8, 16 and 10 with '_' and ',' (all removed before Integer())
+  "--- 0b101\n", "--- -0b1_01\n", "--- 0b1,0\n", "--- +0b0\n", "--- 0x1F\n", "--- -0x1f\n",
+  "--- +0xA_b,C\n", "--- 0x#{'F' * 40}\n", "--- 0b#{'1' * 70}\n", "--- 0#{'7' * 30}\n",
+  "--- 0x\n", "--- 0b\n", "--- 0b2\n", "--- 0xg\n", "--- 0X1F\n", "--- 0B1\n", "--- 0o17\n",
+  "--- -017\n", "--- +0_17\n", "--- 00\n", "--- 0_\n", "--- 0,7\n", "--- -0__7\n", "--- 08\n",
+  "--- 09\n", "--- 0_8\n", "--- 1_000_000\n", "--- 1,000\n", "--- -1,000,000\n", "--- 1_0,0\n",
+  "--- 1__0\n", "--- 1_\n", "--- _1\n", "--- 1,\n", "--- 1,,0\n", "--- +12\n", "--- +0\n", "--- -0_0\n",
+  "--- 12345678901234567890_1234567890\n", "--- 1e3\n", "--- 1E3\n", "--- 12abc\n", "--- 1 2\n",
+  # sexagesimal integers and floats: 60 ** (index - 2).abs per part
+  "--- 1:2:3\n", "--- 1:60\n", "--- 1:66\n", "--- 1:6\n", "--- 1:59\n", "--- 0:5\n", "--- 1:05:07\n",
+  "--- 1:2:3:4\n", "--- -1:30\n", "--- +1:30\n", "--- -0:30\n", "--- 1_0:30\n", "--- 1__0:30\n",
+  "--- 1_:30\n", "--- 99999999999999999999:59:59\n", "--- 1:30:00:00\n", "--- 1:x\n", "--- 1::2\n",
+  "--- 12:30.5\n", "--- 1:2:3.25\n", "--- 1:30.\n", "--- 1:30.5_5\n", "--- 1:30._5\n",
+  "--- 1:30.5__5\n", "--- 1__0:30.5\n", "--- -1:30.5\n", "--- -0:00.0\n", "--- 1.5:30\n",
+  "--- 1:30.5:00\n", "--- 1:30.5e3\n", "--- 1:3_0\n", "--- 1_000:00.1_2_3\n",
+  # String#to_f reads at most 60 characters once it meets a '_'; to_i has no such limit
+  "--- 1_#{'2' * 80}:30.5\n", "--- -1_#{'2' * 80}:30.5\n", "--- #{'3' * 70}_5:00.0\n", "--- #{'3' * 70}:00.0\n",
+  "--- 1:30.5_#{'5' * 80}\n", "--- 1:30.#{'5' * 80}_1\n", "--- 1_#{'2' * 80}:30\n", "--- 0#{'0' * 70}1:00.5\n",
+  # floats: a '.' is required, an exponent needs its sign
+  "--- 1.0e3\n", "--- 1.0e+3\n", "--- 1.0E-3\n", "--- 1.e+3\n", "--- .5\n", "--- +.5\n", "--- -.5e+1\n",
+  "--- 5.\n", "--- -5.\n", "--- 1_000.5\n", "--- 1,000.25\n", "--- 1_,_.5\n", "--- 1.5_0\n", "--- _1.5\n",
+  "--- 007.5\n", "--- 1.0e+400\n", "--- -1.0e+400\n", "--- 1.0e-400\n", "--- 1.0e+99999999999999999999\n",
+  "--- 0.1e-5\n", "--- -.\n", "--- +.\n", "--- 123456789012345678901234567890.5\n",
+  "--- 0.30000000000000004\n", "--- 1.7976931348623157e+308\n", "--- 4.9e-324\n",
+  "--- 9007199254740993.0\n", "--- 9007199254740993.#{'0' * 300}1\n", "--- 1.0e+15\n", "--- 1.0e+16\n",
+  "--- 0.0001\n", "--- 0.00001\n", "--- -0.0\n", "--- 1.0.0\n", "--- 1..5\n",
+  # infinities and NaN (as_json makes them nil), and near misses
+  "--- .Inf\n", "--- -.INF\n", "--- +.inf\n", "--- .NaN\n", "--- .NAN\n", "--- -.nan\n", "--- +.nan\n",
+  "--- .infinity\n", "--- inf\n", "--- -inf\n", "--- NaN\n",
+  # null and boolean words, only as whole lines of at most 5 characters
+  "--- Null\n", "--- NULL\n", "--- nULL\n", "--- Yes\n", "--- ON\n", "--- y\n", "--- n\n", "--- Off\n",
+  "--- tRUE\n", "--- nil\n", "--- ~~\n", "--- 'null'\n", "--- \"~\"\n", "--- nulls\n", "--- +on\n",
+  "--- y\n\n  on\n", "--- n\n\n  x\n", "--- no\n\n  a\n", "--- x\n\n  on\n", "--- ~\n\n  no\n",
+  "--- t\n\n  null\n", "--- on\n\n  no\n", "--- 1\n\n  2\n", "--- y\u00e9\n\n  on\n", "--- f\n\n  ~\n",
+  "--- n\n\n  NULL\n", "--- 12\n  34\n", "--- y\n\n\n  on\n", "--- o\n\n  yes\n", "--- ~\n\n  Off\n",
+  # /i folds by Unicode: long s is "s", the ligature ff is "ff"
+  "--- ye\u017f\n", "--- Ye\u017f\n", "--- fal\u017fe\n", "--- o\ufb00\n", "--- OF\ufb00\n", "--- \ufb00\n\n  on\n",
+  "--- n\n\n  ye\u017f\n", "--- ye\u017f\n\n  o\ufb00\n", "--- \u00df\n", "--- nu\u0130\n", "--- \u212a\n",
+  # symbols: ^:(["'])(.*)\1 takes the quoted part, else what follows ':'
+  "--- :\"quoted sym\"\n", "--- :'single'\n", "--- :\"a\"b\n", "--- :'a'x'\n", "--- :\"\n",
+  "--- :\":a\"\n", "--- ::a\n", "--- :\"\"\n", "--- :1\n", "--- :-1\n", "--- :.inf\n", "--- :yes\n",
+  # strings that look like numbers or times, but are not
+  "--- 2024-03-32\n", "--- 2024-13-05\n", "--- 2024-03-05x\n", "--- 02024-03-05\n", "--- 2024-3-005\n",
+  "--- 2024-03-05 10:00\n", "--- 2024-03-05 10:00:00 +12345\n", "--- 2024-03-05 10:00:00x\n",
+  "--- 2024-03-05_10:00:00\n", "--- 1.2.3.4\n", "--- 0x1.8\n", "--- -x\n", "--- +\n", "--- -foo-\n",
+  "--- +_1\n", "--- 123abc\n", "--- .5.\n", "--- 1.5e\n", "--- 1.5e+\n", "--- 1.5f\n",
+  # Hash keys: to_s of each, one entry per eql? key (first key, last value)
+  "---\n0x1F: a\n1_000: b\n017: c\n1:30: d\n1.5: e\n.inf: f\n-.inf: g\n.nan: h\n:sym: i\n~: j\n" \
+  "1e3: k\n1.0e+20: l\nyes: m\n0.1e-5: n\n1:30.5: o\n",
+  "---\n1: a\n\"1\": b\n1: c\n", "---\n0.0: a\n-0.0: b\n", "---\n-0.0: a\n0.0: b\n",
+  "---\n.nan: a\n.NaN: b\n", "---\n~: a\n'': b\n~: c\n", "---\n:a: 1\na: 2\n:a: 3\n", "---\n1: a\n1.0: b\n",
+  "---\n0x1: a\n1: b\n", "---\ntrue: a\nyes: b\nfalse: c\n'true': d\n", "---\n:a: 1\n\"a\": 2\n:\"a\": 3\n",
+  "--- #{HWIA_TAG}\n:a: 1\na: 2\n:a: 3\n",
+  # merge keys: a mapping, an alias, a sequence of them; anything else is a "<<" pair
+  "---\na: 1\n<<: {a: 2, b: 3}\nb: 4\n", "---\nm:\n  <<: [{a: 1}, {a: 2, b: 2}, {c: 3}]\n  c: 9\n",
+  "---\nx: &x [1]\nm:\n  <<: *x\n", "---\nx: &x 5\nm:\n  <<: *x\n", "---\nm:\n  <<: 5\n",
+  "---\nm:\n  <<:\n", "---\nm:\n  <<: [{a: 1}, 3]\n", "---\nl: &l [{a: 1}]\nm:\n  <<: *l\n",
+  "---\nm:\n  \"<<\": {a: 1}\n", "---\nm:\n  '<<': {a: 1}\n", "---\nm:\n  :<<: {a: 1}\n",
+  "---\nk: &k <<\nm:\n  *k : {a: 1}\n", "---\nb: &b {x: 1, <<: {y: 2}}\nc: {<<: *b, z: 3}\n",
+  "---\na: &a {x: 1, y: 1}\nb: &b {y: 2, z: 2}\nc:\n  <<: [*a, *b]\n  w: 0\n",
+  "---\nm:\n  <<: {1: a}\n  \"1\": b\n", "---\nm:\n  <<: []\n", "--- {<<: {a: 1}}\n",
+  "---\nm:\n  x: 0\n  <<: {x: 1}\n  <<: {x: 2, y: 2}\n", "---\nm: &m\n  a: 1\n  <<: *m\n  b: 2\n",
+  "---\n- &a {x: 1}\n- <<: *a\n  x: 2\n- {x: 3, <<: *a}\n", "---\n<<: {<<: {a: 1}, b: 2}\nc: 3\n",
+  "---\nm:\n  <<: [{<<: [{a: 1}], b: 2}]\n", "---\nm:\n  <<: [[{a: 1}]]\n", "---\nm:\n  <<: {}\n",
+  "---\nx: &x {a: 1}\nm: #{HWIA_TAG}\n  <<: *x\n  :b: 2\n",
+  "---\nm: #{HWIA_TAG}\n  <<: [{a: 1}, 3]\n", "---\nm: #{HWIA_TAG}\n  <<: 3\n",
+  "---\nh: &h #{HWIA_TAG}\n  :a: 1\nm:\n  <<: *h\n  :a: 3\n  a: 2\n",
+  # only the first document is loaded; what follows is not even parsed
+  "--- 1\n--- [\n", "--- 1\n...\n--- 2\n", "---\na: 1\n---\nb: 2\n", "--- 1\n--- !ruby/object:Object {}\n",
+  "--- 1\n%YAML 1.1\n--- 2\n", "---\n...\n--- 2\n"
 ].freeze
 
 YAML_TEXTS.each_with_index do |text, i|
@@ -1337,11 +1407,33 @@ BAD_RECORDS = [
   ["bad_yaml_object_tag", Note, :prefs, "--- !ruby/object:Object\na: 1\n", "text"],
   ["bad_yaml_date", Note, :prefs, "--- 2024-03-05\n", "text"],
   ["bad_yaml_deep", Note, :prefs, "--- #{'[' * 2000}#{']' * 2000}\n", "text"],
-  ["bad_yaml_laughs", Note, :prefs, yaml_laughs, "text"]
+  ["bad_yaml_laughs", Note, :prefs, yaml_laughs, "text"],
+  # Time and Date are not permitted classes: a plain scalar Psych reads as one raises
+  ["bad_yaml_time", Note, :prefs, "--- 2024-03-05 10:00:00\n", "text"],
+  ["bad_yaml_time_t_z", Note, :prefs, "--- 2024-03-05T10:00:00Z\n", "text"],
+  ["bad_yaml_time_fraction_offset", Note, :prefs, "--- 2024-3-5t1:00:00.5 +05:30\n", "text"],
+  ["bad_yaml_time_spaces_z", Note, :prefs, "--- 2024-03-05  10:00:00. Z\n", "text"],
+  ["bad_yaml_time_offset_digits", Note, :prefs, "--- -2024-03-05 10:00:00 +123\n", "text"],
+  ["bad_yaml_time_key", Note, :prefs, "---\n2024-03-05 10:00:00: x\n", "text"],
+  ["bad_yaml_date_month_zero", Note, :prefs, "--- 2024-00-00\n", "text"],
+  ["bad_yaml_date_impossible", Note, :prefs, "--- 2024-02-30\n", "text"],
+  ["bad_yaml_date_short", Note, :prefs, "--- 2024-3-5\n", "text"],
+  ["bad_yaml_date_in_list", Note, :prefs, "---\n- 1\n- 2024-03-05\n", "text"],
+  # Float("e+3") and Integer("0x") raise ArgumentError
+  ["bad_yaml_float_no_digits", Note, :prefs, "--- .e+3\n", "text"],
+  ["bad_yaml_float_sign_no_digits", Note, :prefs, "--- -.E-1\n", "text"],
+  ["bad_yaml_hex_no_digits", Note, :prefs, "--- 0x_\n", "text"],
+  ["bad_yaml_binary_no_digits", Note, :prefs, "--- -0b,\n", "text"],
+  # HashWithIndifferentAccess#update calls to_hash on what "<<" names
+  ["bad_yaml_hwia_merge_list", Note, :prefs, "---\nx: &x [1]\nm: #{HWIA_TAG}\n  <<: *x\n", "text"],
+  # a limit, not Rails: binary, octal and hex integers past 4096 digits keep their text
+  ["bad_yaml_hex_long", Note, :prefs, "--- 0x#{'f' * 5000}\n", "text"],
+  # merge of an open ancestor: a cycle for the extension, kept as text
+  ["bad_yaml_merge_ancestor", Note, :prefs, "--- &a\nb:\n  <<: *a\n", "text"]
 ].freeze
 
 bad_record_lines = BAD_RECORDS.each_with_index.map do |(name, model, column, raw, extension), i|
-  id = 100 + i
+  id = 1000 + i # past the YAML_TEXTS rows
   value = raw.encoding == Encoding::BINARY ? ActiveRecord::Type::Binary::Data.new(raw) : raw
   model.connection.exec_query("INSERT INTO #{model.table_name} (id, #{column}) VALUES (?, ?)", "fixture",
                               [[nil, id], [nil, value]])
