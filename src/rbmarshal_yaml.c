@@ -958,6 +958,33 @@ first_cmp(const void *a, const void *b)
 }
 
 /*
+ * The Hash the assignments leave: one entry per key, the first pair
+ * giving its key object and place, the last its value.
+ */
+static void
+group_pairs(YPairs *ps)
+{
+	int			out = 0;
+
+	if (ps->n < 2)
+		return;
+	qsort_arg(ps->pairs, ps->n, sizeof(YPair), pair_cmp, &ps->hwia);
+	for (int i = 0; i < ps->n; i++)
+	{
+		if (out > 0 && key_cmp(ps->pairs[out - 1].key, ps->pairs[i].key, ps->hwia) == 0)
+		{
+			ps->pairs[out - 1].value = ps->pairs[i].value;
+			continue;
+		}
+		ps->pairs[out] = ps->pairs[i];
+		ps->pairs[out].first = ps->pairs[i].order;
+		out++;
+	}
+	ps->n = out;
+	qsort(ps->pairs, ps->n, sizeof(YPair), first_cmp);
+}
+
+/*
  * A finished mapping as Psych's revive_hash builds its Hash: pairs in
  * order, a "<<" key (a String, quoted or not) merging a mapping or an
  * alias to one, or each mapping of a sequence (later ones first, so the
@@ -971,7 +998,6 @@ resolve_map(YParse *p, YNode *map)
 	YPairs		ps = {NULL, 0, 0, map->hwia};
 	ListCell   *lc;
 	int			i = 0;
-	int			out = 0;
 
 	for (lc = list_head(map->items); lc != NULL; lc = lnext(map->items, lnext(map->items, lc)), i++)
 	{
@@ -998,8 +1024,15 @@ resolve_map(YParse *p, YNode *map)
 					all_maps &= ((YNode *) lfirst(e))->kind == Y_MAP;
 				if (all_maps)
 				{
+					/* h = {}; later mappings first into h; then merge! h */
+					YPairs		h = {NULL, 0, 0, false};
+
 					for (int j = list_length(v->items) - 1; j >= 0; j--)
-						if (!assign_all(p, &ps, list_nth(v->items, j)))
+						if (!assign_all(p, &h, list_nth(v->items, j)))
+							return false;
+					group_pairs(&h);
+					for (int j = 0; j < h.n; j++)
+						if (!assign(p, &ps, h.pairs[j].key, h.pairs[j].value))
 							return false;
 					continue;
 				}
@@ -1012,24 +1045,7 @@ resolve_map(YParse *p, YNode *map)
 			return false;
 	}
 
-	/* group by key: its first pair gives key and place, its last the value */
-	if (ps.n > 1)
-	{
-		qsort_arg(ps.pairs, ps.n, sizeof(YPair), pair_cmp, &ps.hwia);
-		for (i = 0; i < ps.n; i++)
-		{
-			if (out > 0 && key_cmp(ps.pairs[out - 1].key, ps.pairs[i].key, ps.hwia) == 0)
-			{
-				ps.pairs[out - 1].value = ps.pairs[i].value;
-				continue;
-			}
-			ps.pairs[out] = ps.pairs[i];
-			ps.pairs[out].first = ps.pairs[i].order;
-			out++;
-		}
-		ps.n = out;
-		qsort(ps.pairs, ps.n, sizeof(YPair), first_cmp);
-	}
+	group_pairs(&ps);
 	map->items = NIL;
 	for (i = 0; i < ps.n; i++)
 	{

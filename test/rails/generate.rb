@@ -1337,6 +1337,8 @@ YAML_TEXTS = [
   "---\nx: &x {a: 1}\nm: #{HWIA_TAG}\n  <<: *x\n  :b: 2\n",
   "---\nm: #{HWIA_TAG}\n  <<: [{a: 1}, 3]\n", "---\nm: #{HWIA_TAG}\n  <<: 3\n",
   "---\nh: &h #{HWIA_TAG}\n  :a: 1\nm:\n  <<: *h\n  :a: 3\n  a: 2\n",
+  "---\nm: #{HWIA_TAG}\n  <<:\n  - a: 1\n    :a: 3\n  - :a: 2\n", "---\nm:\n  <<:\n  - a: 1\n    :a: 3\n  - :a: 2\n",
+  "---\nm: #{HWIA_TAG}\n  :a: 0\n  <<: {a: 1}\n", "---\nh: &h #{HWIA_TAG}\n  :a: 1\nm:\n  :a: 2\n  <<: [*h]\n",
   # only the first document is loaded; what follows is not even parsed
   "--- 1\n--- [\n", "--- 1\n...\n--- 2\n", "---\na: 1\n---\nb: 2\n", "--- 1\n--- !ruby/object:Object {}\n",
   "--- 1\n%YAML 1.1\n--- 2\n", "---\n...\n--- 2\n"
