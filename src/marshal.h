@@ -231,6 +231,10 @@ typedef struct MarshalDoc
 
 extern void marshal_doc_lazy(MarshalDoc *doc, const uint8_t *buf, size_t len,
 							 const MarshalHooks *hooks, uint32_t max_depth);
+/* A document indexed whole at once (marshal_index); every field set. */
+extern MarshalStatus marshal_doc_open(MarshalDoc *doc, const uint8_t *buf,
+									  size_t len, const MarshalHooks *hooks,
+									  uint32_t max_depth, MarshalError *err);
 /* Make sure symbol nsym - 1 and object nobj - 1 are indexed, if they exist. */
 extern MarshalStatus marshal_doc_need(const MarshalDoc *doc, int64_t nsym,
 									  int64_t nobj, MarshalError *err);

@@ -279,10 +279,7 @@ entry_70(MarshalCacheEntry *e, const uint8_t *buf, size_t len,
 	size_t		p;
 	MarshalStatus st;
 
-	memset(&doc, 0, sizeof(doc));
-	doc.buf = buf;
-	doc.len = len;
-	if ((st = marshal_index(buf, len, hooks, max_depth, &doc.index, err)) != MARSHAL_OK)
+	if ((st = marshal_doc_open(&doc, buf, len, hooks, max_depth, err)) != MARSHAL_OK)
 	{
 		err->offset += offset;
 		return st;
@@ -458,10 +455,7 @@ marshal_cache_entry(const uint8_t *buf, size_t len, const MarshalHooks *hooks,
 		MarshalNode n;
 		MarshalStatus st;
 
-		memset(&doc, 0, sizeof(doc));
-		doc.buf = buf;
-		doc.len = len;
-		TRY(marshal_index(buf, len, hooks, max_depth, &doc.index, err));
+		TRY(marshal_doc_open(&doc, buf, len, hooks, max_depth, err));
 		st = marshal_node(&doc, 2, &n, err);
 		if (st == MARSHAL_OK && n.type == MT_OBJECT &&
 			marshal_bytes_eq(n.cls, "ActiveSupport::Cache::Entry"))

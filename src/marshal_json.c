@@ -1240,7 +1240,7 @@ static void walk_done(Walk *w);
 static MarshalStatus
 emit_nested(Walk *w, size_t pos, MarshalBytes b)
 {
-	MarshalDoc	doc = {.buf = b.ptr, .len = b.len};
+	MarshalDoc	doc;
 	Walk		nw;
 	size_t		end;
 	MarshalStatus st;
@@ -1249,8 +1249,8 @@ emit_nested(Walk *w, size_t pos, MarshalBytes b)
 		return fail(w, MARSHAL_ERR_DEPTH, pos, "nesting deeper than %u levels",
 					w->opts.max_depth);
 	TRY(charge(w, pos, b.len));
-	st = marshal_index(b.ptr, b.len, w->hooks, w->opts.max_depth - w->depth - 1,
-					   &doc.index, w->err);
+	st = marshal_doc_open(&doc, b.ptr, b.len, w->hooks,
+						  w->opts.max_depth - w->depth - 1, w->err);
 	if (st != MARSHAL_OK)
 	{
 		char		detail[sizeof(w->err->detail)];
@@ -2033,7 +2033,7 @@ marshal_to_json_text(const uint8_t *buf, size_t len,
 					 const MarshalJsonOptions *opts, const MarshalHooks *hooks,
 					 char **out, size_t *outlen, MarshalError *err)
 {
-	MarshalDoc	doc = {.buf = buf, .len = len};
+	MarshalDoc	doc;
 	TextSink   *t;
 	MarshalJsonSink sink = {
 		NULL, text_begin_object, text_end_object, text_begin_array,
@@ -2044,7 +2044,7 @@ marshal_to_json_text(const uint8_t *buf, size_t len,
 
 	*out = NULL;
 	*outlen = 0;
-	st = marshal_index(buf, len, hooks, opts->max_depth, &doc.index, err);
+	st = marshal_doc_open(&doc, buf, len, hooks, opts->max_depth, err);
 	if (st != MARSHAL_OK)
 		return st;
 	t = hooks && hooks->alloc ? hooks->alloc(hooks->ctx, sizeof(TextSink)) : malloc(sizeof(TextSink));

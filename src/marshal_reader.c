@@ -1197,6 +1197,16 @@ marshal_doc_lazy(MarshalDoc *doc, const uint8_t *buf, size_t len,
 }
 
 MarshalStatus
+marshal_doc_open(MarshalDoc *doc, const uint8_t *buf, size_t len,
+				 const MarshalHooks *hooks, uint32_t max_depth, MarshalError *err)
+{
+	memset(doc, 0, sizeof(*doc));
+	doc->buf = buf;
+	doc->len = len;
+	return marshal_index(buf, len, hooks, max_depth, &doc->index, err);
+}
+
+MarshalStatus
 marshal_doc_need(const MarshalDoc *doc, int64_t nsym, int64_t nobj,
 				 MarshalError *err)
 {

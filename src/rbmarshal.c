@@ -186,11 +186,9 @@ rbmarshal_open(bytea *v, MarshalDoc *doc)
 {
 	MarshalError err;
 
-	memset(doc, 0, sizeof(*doc));
-	doc->buf = (const uint8_t *) VARDATA_ANY(v);
-	doc->len = VARSIZE_ANY_EXHDR(v);
-	if (marshal_index(doc->buf, doc->len, rbmarshal_hooks(),
-					  (uint32_t) rbmarshal_max_depth, &doc->index, &err) != MARSHAL_OK)
+	if (marshal_doc_open(doc, (const uint8_t *) VARDATA_ANY(v), VARSIZE_ANY_EXHDR(v),
+						 rbmarshal_hooks(), (uint32_t) rbmarshal_max_depth,
+						 &err) != MARSHAL_OK)
 		rbmarshal_report(&err, NULL, "rbmarshal");
 }
 

@@ -64,11 +64,9 @@ rbmarshal_cache_entry(PG_FUNCTION_ARGS)
 		MarshalDoc	doc;
 		MarshalNode n;
 
-		memset(&doc, 0, sizeof(doc));
-		if (marshal_index(e.version, e.version_len, rbmarshal_hooks(), 0, &doc.index, &err) != MARSHAL_OK)
+		if (marshal_doc_open(&doc, e.version, e.version_len, rbmarshal_hooks(), 0,
+							 &err) != MARSHAL_OK)
 			rbmarshal_report(&err, NULL, "rbmarshal");
-		doc.buf = e.version;
-		doc.len = e.version_len;
 		if (marshal_node(&doc, 2, &n, &err) != MARSHAL_OK)
 			rbmarshal_report(&err, NULL, "rbmarshal");
 		if (n.type == MT_STRING)

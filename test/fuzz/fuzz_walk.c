@@ -55,10 +55,7 @@ reencode_stream(const uint8_t *buf, size_t len, size_t *outlen)
 	MarshalError err;
 	uint8_t    *out = NULL;
 
-	memset(&doc, 0, sizeof(doc));
-	doc.buf = buf;
-	doc.len = len;
-	if (marshal_index(buf, len, NULL, DEPTH * 4, &doc.index, &err) != MARSHAL_OK)
+	if (marshal_doc_open(&doc, buf, len, NULL, DEPTH * 4, &err) != MARSHAL_OK)
 		die("re-encoded stream does not index", buf, len);
 	if (marshal_reencode(&doc, 2, NULL, &out, outlen, &err) != MARSHAL_OK)
 		out = NULL;
@@ -192,10 +189,7 @@ walk(const uint8_t *data, size_t size)
 	size_t		textlen = 0;
 	MarshalNode n;
 
-	memset(&doc, 0, sizeof(doc));
-	doc.buf = data;
-	doc.len = size;
-	if (marshal_index(data, size, NULL, DEPTH, &doc.index, &err) != MARSHAL_OK)
+	if (marshal_doc_open(&doc, data, size, NULL, DEPTH, &err) != MARSHAL_OK)
 		return;
 
 	memset(&opts, 0, sizeof(opts));

@@ -170,10 +170,7 @@ main(int argc, char **argv)
 			fprintf(stderr, "%s: bad hex\n", name);
 			return 2;
 		}
-		memset(&doc, 0, sizeof(doc));
-		doc.buf = bytes;
-		doc.len = nbytes;
-		if (marshal_index(bytes, nbytes, NULL, 0, &doc.index, &err) != MARSHAL_OK)
+		if (marshal_doc_open(&doc, bytes, nbytes, NULL, 0, &err) != MARSHAL_OK)
 		{
 			snprintf(errbuf, sizeof(errbuf), "<index error at %zu: %s>", err.offset, err.detail);
 			got = errbuf;

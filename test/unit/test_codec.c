@@ -164,10 +164,7 @@ test_reencode(MarshalDoc *doc, const char *name)
 		check(0, err.detail, name);
 		return;
 	}
-	memset(&d2, 0, sizeof(d2));
-	d2.buf = once;
-	d2.len = n1;
-	if (marshal_index(once, n1, NULL, 0, &d2.index, &err) != MARSHAL_OK)
+	if (marshal_doc_open(&d2, once, n1, NULL, 0, &err) != MARSHAL_OK)
 	{
 		check(0, "re-encoded stream is not valid", name);
 		free(once);
@@ -654,9 +651,7 @@ cast_case(const char *cls, int precision, int scale, bool tz, int cast,
 		marshal_writer_free(w);
 		return;
 	}
-	lit.buf = lbytes;
-	lit.len = llen;
-	marshal_index(lbytes, llen, NULL, 0, &lit.index, &err);
+	marshal_doc_open(&lit, lbytes, llen, NULL, 0, &err);
 	marshal_write_array(w, 2);
 	if (tz)
 	{
@@ -681,13 +676,11 @@ cast_case(const char *cls, int precision, int scale, bool tz, int cast,
 		marshal_write_int(w, scale);
 	marshal_reencode_into(w, &lit, 2, NULL, &err);
 	if (marshal_writer_finish(w, &bytes, &len) != MARSHAL_OK ||
-		marshal_index(bytes, len, NULL, 0, &doc.index, &err) != MARSHAL_OK)
+		marshal_doc_open(&doc, bytes, len, NULL, 0, &err) != MARSHAL_OK)
 	{
 		check(0, "test stream does not build", name);
 		return;
 	}
-	doc.buf = bytes;
-	doc.len = len;
 	marshal_node(&doc, 2, &arr, &err);
 	e.type = arr.items;
 	marshal_skip(&doc, arr.items, &e.value, &err);
