@@ -46,6 +46,7 @@ require "set"
 require "ostruct"
 require "base64"
 require_relative "../fixtures/classes"
+require_relative "../seeded_random"
 
 args = ARGV.reject { |a| a.start_with?("--") }
 OUT_DIR = File.expand_path(args[0] || __dir__)
@@ -266,35 +267,9 @@ EXCEPTIONS = [RuntimeError, ArgumentError, AppError, StandardError, KeyError].fr
 IVAR_NAMES = %i[@name @value @children @meta @count @données].freeze
 
 # Seeded generator of nested Ruby values.
-class ValueGen
+class ValueGen < SeededRandom
   MAX_DEPTH = 5
   CONTAINER_PROB = [0.75, 0.5, 0.35, 0.25, 0.15].freeze
-
-  def initialize(seed)
-    @rng = Random.new(seed)
-  end
-
-  def rand(*args)
-    @rng.rand(*args)
-  end
-
-  def pick(list)
-    list[@rng.rand(list.size)]
-  end
-
-  def chance(prob)
-    @rng.rand < prob
-  end
-
-  def weighted(table)
-    total = table.sum { |_, w| w }
-    x = @rng.rand * total
-    table.each do |kind, w|
-      return kind if x < w
-      x -= w
-    end
-    table.last[0]
-  end
 
   # one top-level value; objects may be shared within it (Marshal writes @ links)
   def top
@@ -745,7 +720,7 @@ def jsonb_text(node)
 end
 
 # Seeded generator of JSON documents (as trees, see above).
-class JsonGen
+class JsonGen < SeededRandom
   MAX_DEPTH = 5
   CONTAINER_PROB = [0.8, 0.5, 0.35, 0.25, 0.15].freeze
   KEYS = ["id", "name", "a", "b", "", "é", "日本", "ab", "ba", "aa", "zz", "key with space",
@@ -757,22 +732,6 @@ class JsonGen
                        1.7976931348623157e308 2.5 100e-2 12.50e1 1e-5 1e16 18446744073709551616
                        18446744073709551617 -9223372036854775809 4611686018427387904
                        1073741824 -1073741825 1e0 0e5 0.000 -0.00e5].freeze
-
-  def initialize(seed)
-    @rng = Random.new(seed)
-  end
-
-  def rand(*args)
-    @rng.rand(*args)
-  end
-
-  def pick(list)
-    list[@rng.rand(list.size)]
-  end
-
-  def chance(prob)
-    @rng.rand < prob
-  end
 
   def doc
     @numbers = [] # lexemes used in this document, for repeats
@@ -848,11 +807,7 @@ class JsonGen
 end
 
 # The same tree as some other JSON writer might print it.
-class RawWriter
-  def initialize(seed)
-    @rng = Random.new(seed)
-  end
-
+class RawWriter < SeededRandom
   def ws
     @rng.rand(4).zero? ? " " * @rng.rand(1..2) : ""
   end
@@ -1129,38 +1084,13 @@ def path_row(name, stream, steps, json_text, original, kind)
 end
 
 # Seeded generator of paths into a value.
-class PathGen
+class PathGen < SeededRandom
   KINDS = [[:exists, 78], [:missing, 9], [:wrong_kind, 8], [:past_scalar, 9], [:null, 1.5], [:root, 0.7]].freeze
   FOREIGN_KEYS = ["nope", "missing", "Name", "ID", "a b", "", "é", "10", "null", "NULL", "x,y", "{}",
                   "\"", "\\", "key with space", "日本", "@name", "-1", "a\"b\\c", " id"].freeze
   NOT_INDEXES = ["a", "x", "id", "first", "1.0", "0x1", "1a", "", "-", "NaN", "name", "1 2", "NULL"].freeze
   INDEX_LIKE = ["0", "1", "-1", "2", "00", "+0"].freeze
   PAST_SCALAR = ["0", "a", "-1", "x", "length", "size", "name", "1"].freeze
-
-  def initialize(seed)
-    @rng = Random.new(seed)
-  end
-
-  def rand(*args)
-    @rng.rand(*args)
-  end
-
-  def pick(list)
-    list[@rng.rand(list.size)]
-  end
-
-  def chance(prob)
-    @rng.rand < prob
-  end
-
-  def weighted(table)
-    x = @rng.rand * table.sum { |_, w| w }
-    table.each do |kind, w|
-      return kind if x < w
-      x -= w
-    end
-    table.last[0]
-  end
 
   def options(value)
     JsonView.steps(value)

@@ -26,6 +26,8 @@
 
 $VERBOSE = nil # duplicate hash keys in a literal make Ruby warn; they are meant
 
+require_relative "../seeded_random"
+
 OUT_DIR = File.expand_path(ARGV[0] || __dir__)
 
 def fail!(msg)
@@ -109,33 +111,7 @@ end
 # Renderers: each returns [source_text, value]
 # ---------------------------------------------------------------------------
 
-class LiteralGen
-  def initialize(seed)
-    @rng = Random.new(seed)
-  end
-
-  def rand(*args)
-    @rng.rand(*args)
-  end
-
-  def pick(list)
-    list[@rng.rand(list.size)]
-  end
-
-  def chance(prob)
-    @rng.rand < prob
-  end
-
-  def weighted(table)
-    total = table.sum { |_, w| w }
-    x = @rng.rand * total
-    table.each do |kind, w|
-      return kind if x < w
-      x -= w
-    end
-    table.last[0]
-  end
-
+class LiteralGen < SeededRandom
   # --- integers ---------------------------------------------------------------
 
   INT_EDGES = [0, 1, 122, 123, 124, 255, 256, 65_535, 65_536, 2**30 - 1, 2**30, 2**30 + 1,
