@@ -63,6 +63,25 @@ w_realloc(MarshalWriter *w, void *p, size_t size)
 	return h && h->realloc ? h->realloc(h->ctx, p, size) : realloc(p, size);
 }
 
+/* Room for need bytes in *buf, growing it by doubling from 256. */
+static bool
+reserve(MarshalWriter *w, uint8_t **buf, size_t *cap, size_t need)
+{
+	size_t		c;
+	uint8_t    *b;
+
+	if (need <= *cap)
+		return true;
+	for (c = *cap ? *cap : 256; c < need; c *= 2)
+		;
+	b = w_realloc(w, *buf, c);
+	if (b == NULL)
+		return false;
+	*buf = b;
+	*cap = c;
+	return true;
+}
+
 static void
 w_free(MarshalWriter *w, void *p)
 {
@@ -141,19 +160,8 @@ map_put(MarshalWriter *w, Map *m, const uint8_t *key, size_t len, uint64_t h,
 
 	if ((m->count + 1) * 2 > m->cap && !map_grow(w, m))
 		return false;
-	if (m->keylen + len > m->keycap)
-	{
-		size_t		cap = m->keycap ? m->keycap : 256;
-		uint8_t    *k;
-
-		while (cap < m->keylen + len)
-			cap *= 2;
-		k = w_realloc(w, m->keys, cap);
-		if (k == NULL)
-			return false;
-		m->keys = k;
-		m->keycap = cap;
-	}
+	if (!reserve(w, &m->keys, &m->keycap, m->keylen + len))
+		return false;
 	if (len > 0)
 		memcpy(m->keys + m->keylen, key, len);
 	for (j = h & (m->cap - 1); m->entries[j].used; j = (j + 1) & (m->cap - 1))
@@ -180,21 +188,10 @@ put(MarshalWriter *w, const void *p, size_t n)
 {
 	if (w->status != MARSHAL_OK)
 		return;
-	if (w->len + n > w->cap)
+	if (!reserve(w, &w->buf, &w->cap, w->len + n))
 	{
-		size_t		cap = w->cap ? w->cap : 256;
-		uint8_t    *b;
-
-		while (cap < w->len + n)
-			cap *= 2;
-		b = w_realloc(w, w->buf, cap);
-		if (b == NULL)
-		{
-			w->status = MARSHAL_ERR_NOMEM;
-			return;
-		}
-		w->buf = b;
-		w->cap = cap;
+		w->status = MARSHAL_ERR_NOMEM;
+		return;
 	}
 	memcpy(w->buf + w->len, p, n);
 	w->len += n;
