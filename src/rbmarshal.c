@@ -180,6 +180,17 @@ prefetch(const MarshalDoc *doc)
 #endif
 }
 
+/* A new rbmarshal value holding a copy of the stream bytes[0..len). */
+bytea *
+rbmarshal_value(const uint8_t *bytes, size_t len)
+{
+	bytea	   *v = palloc(VARHDRSZ + len);
+
+	SET_VARSIZE(v, VARHDRSZ + len);
+	memcpy(VARDATA(v), bytes, len);
+	return v;
+}
+
 /* Index a stored value for the walkers; a damaged value is an error. */
 void
 rbmarshal_open(bytea *v, MarshalDoc *doc)

@@ -26,7 +26,6 @@ rbmarshal_cache_entry(PG_FUNCTION_ARGS)
 	bool		nulls[4] = {false, false, false, false};
 	MarshalCacheEntry e;
 	MarshalError err;
-	bytea	   *value;
 
 	if (get_call_result_type(fcinfo, NULL, &desc) != TYPEFUNC_COMPOSITE)
 		elog(ERROR, "return type must be a row type");
@@ -41,10 +40,7 @@ rbmarshal_cache_entry(PG_FUNCTION_ARGS)
 					 errhint("Only Marshal-serialized, unencrypted entries can be read.")));
 		rbmarshal_report(&err, NULL, "rbmarshal");
 	}
-	value = palloc(VARHDRSZ + e.value_len);
-	SET_VARSIZE(value, VARHDRSZ + e.value_len);
-	memcpy(VARDATA(value), e.value, e.value_len);
-	values[0] = PointerGetDatum(value);
+	values[0] = PointerGetDatum(rbmarshal_value(e.value, e.value_len));
 	if (e.has_expires)
 	{
 		/* seconds since 1970 as a Float: to the microsecond */

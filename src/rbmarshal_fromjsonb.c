@@ -127,9 +127,7 @@ rbmarshal_finish(MarshalWriter *w)
 		ereport(ERROR,
 				(errcode(ERRCODE_OUT_OF_MEMORY),
 				 errmsg("out of memory while writing Marshal data")));
-	result = palloc(VARHDRSZ + len);
-	SET_VARSIZE(result, VARHDRSZ + len);
-	memcpy(VARDATA(result), bytes, len);
+	result = rbmarshal_value(bytes, len);
 	pfree(bytes);
 	return result;
 }

@@ -70,9 +70,7 @@ literal_in(const char *str, Node *escontext)
 		rbmarshal_report(&err, escontext, "rbmarshal");
 		return (Datum) 0;
 	}
-	result = palloc(VARHDRSZ + len);
-	SET_VARSIZE(result, VARHDRSZ + len);
-	memcpy(VARDATA(result), bytes, len);
+	result = rbmarshal_value(bytes, len);
 	pfree(bytes);
 	return PointerGetDatum(result);
 }

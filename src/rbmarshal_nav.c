@@ -218,9 +218,7 @@ value_at(MarshalDoc *doc, size_t pos)
 		return result;
 	}
 	check(marshal_reencode(doc, pos, rbmarshal_hooks(), &out, &len, &err), &err);
-	result = palloc(VARHDRSZ + len);
-	SET_VARSIZE(result, VARHDRSZ + len);
-	memcpy(VARDATA(result), out, len);
+	result = rbmarshal_value(out, len);
 	pfree(out);
 	return result;
 }
