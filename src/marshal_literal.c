@@ -554,6 +554,24 @@ done:
 	return MARSHAL_OK;
 }
 
+/*
+ * Decimal digits with single underscores between them (a fraction, an
+ * exponent), copied without the underscores.
+ */
+static MarshalStatus
+put_decimal_run(Parser *p)
+{
+	while (p->pos < p->len && ((p->s[p->pos] >= '0' && p->s[p->pos] <= '9') ||
+							   (p->s[p->pos] == '_' && p->pos + 1 < p->len &&
+								p->s[p->pos + 1] >= '0' && p->s[p->pos + 1] <= '9')))
+	{
+		if (p->s[p->pos] != '_')
+			TRY(put_bytes(p, &p->s[p->pos], 1));
+		p->pos++;
+	}
+	return MARSHAL_OK;
+}
+
 /* An Integer or a Float, with its optional sign already in *negative. */
 static MarshalStatus
 parse_number(Parser *p, bool negative)
@@ -618,14 +636,7 @@ parse_number(Parser *p, bool negative)
 		is_float = true;
 		TRY(put_bytes(p, ".", 1));
 		p->pos++;
-		while (p->pos < p->len && ((p->s[p->pos] >= '0' && p->s[p->pos] <= '9') ||
-								   (p->s[p->pos] == '_' && p->pos + 1 < p->len &&
-									p->s[p->pos + 1] >= '0' && p->s[p->pos + 1] <= '9')))
-		{
-			if (p->s[p->pos] != '_')
-				TRY(put_bytes(p, &p->s[p->pos], 1));
-			p->pos++;
-		}
+		TRY(put_decimal_run(p));
 	}
 	if (p->pos < p->len && (p->s[p->pos] == 'e' || p->s[p->pos] == 'E'))
 	{
@@ -638,15 +649,7 @@ parse_number(Parser *p, bool negative)
 			TRY(put_bytes(p, &p->s[p->pos++], 1));
 		if (p->pos >= p->len || p->s[p->pos] < '0' || p->s[p->pos] > '9')
 			return syntax(p, save, "expected exponent digits");
-		/* digits with single underscores between them, as in the mantissa */
-		while (p->pos < p->len && ((p->s[p->pos] >= '0' && p->s[p->pos] <= '9') ||
-								   (p->s[p->pos] == '_' && p->pos + 1 < p->len &&
-									p->s[p->pos + 1] >= '0' && p->s[p->pos + 1] <= '9')))
-		{
-			if (p->s[p->pos] != '_')
-				TRY(put_bytes(p, &p->s[p->pos], 1));
-			p->pos++;
-		}
+		TRY(put_decimal_run(p));
 	}
 	if (is_float)
 	{
