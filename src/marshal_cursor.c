@@ -390,12 +390,18 @@ typedef struct SymScan
 	bool		done;
 } SymScan;
 
-static bool skip_value(const MarshalDoc *doc, size_t *pos, int depth,
-					   SymScan *scan);
+/*
+ * The skip functions take the buffer and a position and return where the
+ * value ends, 0 if it does not skip (no value ends at offset 0).  Passing
+ * positions by value keeps them in registers: through a pointer, each
+ * store would make the compiler reload the buffer's length.
+ */
+static size_t skip_value(const uint8_t *b, size_t len, size_t p, int depth,
+						 SymScan *scan);
 
-/* A symbol is defined at *pos (its length prefix): false stops the skip. */
+/* A symbol is defined at p (its length prefix): false stops the skip. */
 static inline bool
-symbol_defined(SymScan *scan, size_t pos, bool ivar)
+symbol_defined(SymScan *scan, size_t p, bool ivar)
 {
 	MarshalDoc *doc;
 
@@ -403,159 +409,90 @@ symbol_defined(SymScan *scan, size_t pos, bool ivar)
 		return true;
 	doc = scan->cache;
 	if (scan->seen == doc->nscanned && doc->nscanned < lengthof(doc->scanned))
-		doc->scanned[doc->nscanned++] = (uint32_t) pos | (ivar ? MARSHAL_SCANNED_IVAR : 0);
+		doc->scanned[doc->nscanned++] = (uint32_t) p | (ivar ? MARSHAL_SCANNED_IVAR : 0);
 	if (scan->seen++ != scan->want)
 		return true;
 	scan->done = true;
 	return false;
 }
 
-static inline bool
-skip_long(const MarshalDoc *doc, size_t *pos, int64_t *v)
+static inline size_t
+skip_long(const uint8_t *b, size_t len, size_t p, int64_t *v)
 {
-	return marshal_decode_long(doc->buf, doc->len, pos, v);
+	return marshal_decode_long(b, len, &p, v) ? p : 0;
 }
 
-static inline bool
-skip_bytes(const MarshalDoc *doc, size_t *pos)
-{
-	int64_t		n;
-
-	if (!skip_long(doc, pos, &n) || n < 0 || (uint64_t) n > doc->len - *pos)
-		return false;
-	*pos += (size_t) n;
-	return true;
-}
-
-static bool
-skip_symbol(const MarshalDoc *doc, size_t *pos, SymScan *scan)
+static size_t
+skip_symbol(const uint8_t *b, size_t len, size_t p, SymScan *scan)
 {
 	int64_t		n;
 	bool		ivar = false;
 
-	while (*pos < doc->len && doc->buf[*pos] == MT_IVAR)
+	while (p < len && b[p] == MT_IVAR)
 	{
 		ivar = true;
-		(*pos)++;
+		p++;
 	}
-	if (*pos >= doc->len)
-		return false;
-	if (doc->buf[(*pos)++] == MT_SYMLINK)
-	{
-		if (!skip_long(doc, pos, &n))
-			return false;
-	}
-	else if (!symbol_defined(scan, *pos, ivar) || !skip_bytes(doc, pos))
-		return false;
-	if (ivar)
-	{
-		if (!skip_long(doc, pos, &n))
-			return false;
-		while (n-- > 0)
-			if (!skip_symbol(doc, pos, scan) || !skip_value(doc, pos, 0, scan))
-				return false;
-	}
-	return true;
+	if (p >= len)
+		return 0;
+	if (b[p++] == MT_SYMLINK)
+		p = skip_long(b, len, p, &n);
+	else if (!symbol_defined(scan, p, ivar))
+		return 0;
+	else
+		p = marshal_skip_bytes(b, len, p);
+	if (p == 0 || !ivar)
+		return p;
+	if ((p = skip_long(b, len, p, &n)) == 0)
+		return 0;
+	while (n-- > 0)
+		if ((p = skip_symbol(b, len, p, scan)) == 0 ||
+			(p = skip_value(b, len, p, 0, scan)) == 0)
+			return 0;
+	return p;
 }
 
 /* Pairs of (symbol, value): ivar blocks, object ivars, struct members. */
-static bool
-skip_named(const MarshalDoc *doc, size_t *pos, int64_t n, int depth,
+static size_t
+skip_named(const uint8_t *b, size_t len, size_t p, int64_t n, int depth,
 		   SymScan *scan)
 {
 	while (n-- > 0)
-		if (!skip_symbol(doc, pos, scan) || !skip_value(doc, pos, depth, scan))
-			return false;
-	return true;
+		if ((p = skip_symbol(b, len, p, scan)) == 0 ||
+			(p = skip_value(b, len, p, depth, scan)) == 0)
+			return 0;
+	return p;
 }
 
-/*
- * The flat values that make up most of a container, stepped over in line
- * by the container loops; false (nothing consumed) for anything else.
- */
-static inline bool
-skip_leaf(const MarshalDoc *doc, size_t *pos)
-{
-	const uint8_t *b = doc->buf;
-	size_t		p = *pos;
-	int64_t		n;
-
-	if (p >= doc->len)
-		return false;
-	switch (b[p++])
-	{
-		case MT_NIL:
-		case MT_TRUE:
-		case MT_FALSE:
-			break;
-		case MT_FIXNUM:
-		case MT_LINK:
-		case MT_SYMLINK:
-			if (!marshal_decode_long(b, doc->len, &p, &n))
-				return false;
-			break;
-		case MT_STRING:
-			if (!skip_bytes(doc, &p))
-				return false;
-			break;
-		case MT_IVAR:
-			/* I " <bytes> 06 ;<n> T|F */
-			if (p >= doc->len || b[p] != MT_STRING)
-				return false;
-			p++;
-			if (!skip_bytes(doc, &p) || p + 3 >= doc->len || b[p] != 0x06 ||
-				b[p + 1] != MT_SYMLINK ||
-				!(b[p + 2] == 0 || (b[p + 2] > 5 && b[p + 2] < 128)) ||
-				(b[p + 3] != MT_TRUE && b[p + 3] != MT_FALSE))
-				return false;
-			p += 4;
-			break;
-		default:
-			return false;
-	}
-	*pos = p;
-	return true;
-}
-
-static bool
-skip_value(const MarshalDoc *doc, size_t *pos, int depth, SymScan *scan)
+static size_t
+skip_value(const uint8_t *b, size_t len, size_t p, int depth, SymScan *scan)
 {
 	int			ivars = 0;
 	int64_t		n;
+	size_t		q;
 
 	/* a validated stream nests no deeper than its validation allowed */
 	if (depth > 100000)
-		return false;
+		return 0;
 	for (;;)
 	{
 		int			t;
 
-		if (*pos >= doc->len)
-			return false;
-		t = doc->buf[(*pos)++];
+		if (p >= len)
+			return 0;
+		t = b[p++];
 		switch (t)
 		{
 			case MT_IVAR:
 				/* the usual text String, I " <bytes> 06 ;<n> T|F, at once */
-				if (ivars == 0 && *pos < doc->len && doc->buf[*pos] == MT_STRING)
-				{
-					size_t		p = *pos + 1;
-					const uint8_t *b = doc->buf;
-
-					if (skip_bytes(doc, &p) && p + 3 < doc->len && b[p] == 0x06 &&
-						b[p + 1] == MT_SYMLINK && (b[p + 2] == 0 || (b[p + 2] > 5 && b[p + 2] < 128)) &&
-						(b[p + 3] == MT_TRUE || b[p + 3] == MT_FALSE))
-					{
-						*pos = p + 4;
-						return true;
-					}
-				}
+				if (ivars == 0 && (q = marshal_skip_text_string(b, len, p)) != 0)
+					return q;
 				ivars++;
 				continue;
 			case MT_EXTENDED:
 			case MT_UCLASS:
-				if (!skip_symbol(doc, pos, scan))
-					return false;
+				if ((p = skip_symbol(b, len, p, scan)) == 0)
+					return 0;
 				continue;
 			case MT_NIL:
 			case MT_TRUE:
@@ -564,82 +501,83 @@ skip_value(const MarshalDoc *doc, size_t *pos, int depth, SymScan *scan)
 			case MT_FIXNUM:
 			case MT_LINK:
 			case MT_SYMLINK:
-				if (!skip_long(doc, pos, &n))
-					return false;
+				p = skip_long(b, len, p, &n);
 				break;
 			case MT_SYMBOL:
-				if (!symbol_defined(scan, *pos, ivars > 0) || !skip_bytes(doc, pos))
-					return false;
+				p = symbol_defined(scan, p, ivars > 0) ? marshal_skip_bytes(b, len, p) : 0;
 				break;
 			case MT_FLOAT:
 			case MT_STRING:
 			case MT_CLASS:
 			case MT_MODULE:
 			case MT_MODULE_OLD:
-				if (!skip_bytes(doc, pos))
-					return false;
+				p = marshal_skip_bytes(b, len, p);
 				break;
 			case MT_REGEXP:
-				if (!skip_bytes(doc, pos) || *pos >= doc->len)
-					return false;
-				(*pos)++;
+				if ((p = marshal_skip_bytes(b, len, p)) == 0 || p >= len)
+					return 0;
+				p++;
 				break;
 			case MT_BIGNUM:
-				if (*pos >= doc->len)
-					return false;
-				(*pos)++;
-				if (!skip_long(doc, pos, &n) || n < 0 ||
-					(uint64_t) n * 2 > doc->len - *pos)
-					return false;
-				*pos += (size_t) n * 2;
+				if (p >= len)
+					return 0;
+				if ((p = skip_long(b, len, p + 1, &n)) == 0 || n < 0 ||
+					(uint64_t) n * 2 > len - p)
+					return 0;
+				p += (size_t) n * 2;
 				break;
 			case MT_USERDEF:
-				if (!skip_symbol(doc, pos, scan) || !skip_bytes(doc, pos))
-					return false;
+				if ((p = skip_symbol(b, len, p, scan)) != 0)
+					p = marshal_skip_bytes(b, len, p);
 				break;
 			case MT_ARRAY:
 			case MT_HASH:
 			case MT_HASH_DEF:
-				if (!skip_long(doc, pos, &n) || n < 0 || (uint64_t) n > doc->len)
-					return false;
+				if ((p = skip_long(b, len, p, &n)) == 0 || n < 0 || (uint64_t) n > len)
+					return 0;
 				if (t != MT_ARRAY)
 					n = 2 * n + (t == MT_HASH_DEF);
 				while (n-- > 0)
-					if (!skip_leaf(doc, pos) && !skip_value(doc, pos, depth + 1, scan))
-						return false;
+				{
+					if ((q = marshal_skip_leaf(b, len, p)) == 0 &&
+						(q = skip_value(b, len, p, depth + 1, scan)) == 0)
+						return 0;
+					p = q;
+				}
 				break;
 			case MT_STRUCT:
 			case MT_OBJECT:
-				if (!skip_symbol(doc, pos, scan) || !skip_long(doc, pos, &n) ||
-					!skip_named(doc, pos, n, depth + 1, scan))
-					return false;
+				if ((p = skip_symbol(b, len, p, scan)) == 0 ||
+					(p = skip_long(b, len, p, &n)) == 0)
+					return 0;
+				p = skip_named(b, len, p, n, depth + 1, scan);
 				break;
 			case MT_USRMARSHAL:
 			case MT_DATA:
-				if (!skip_symbol(doc, pos, scan) || !skip_value(doc, pos, depth + 1, scan))
-					return false;
+				if ((p = skip_symbol(b, len, p, scan)) != 0)
+					p = skip_value(b, len, p, depth + 1, scan);
 				break;
 			default:
-				return false;
+				return 0;
 		}
 		break;
 	}
 	/* each I wrapper's ivar block follows the value */
-	while (ivars-- > 0)
+	while (p != 0 && ivars-- > 0)
 	{
-		if (!skip_long(doc, pos, &n) || !skip_named(doc, pos, n, depth + 1, scan))
-			return false;
+		if ((p = skip_long(b, len, p, &n)) != 0)
+			p = skip_named(b, len, p, n, depth + 1, scan);
 	}
-	return true;
+	return p;
 }
 
 MarshalStatus
 marshal_skip(const MarshalDoc *doc, size_t pos, size_t *end,
 			 MarshalError *err)
 {
-	size_t		p = pos;
+	size_t		p = skip_value(doc->buf, doc->len, pos, 0, NULL);
 
-	if (!skip_value(doc, &p, 0, NULL))
+	if (p == 0)
 		return damaged(err, pos, "value does not skip");
 	*end = p;
 	return MARSHAL_OK;
@@ -652,6 +590,38 @@ marshal_skip(const MarshalDoc *doc, size_t pos, size_t *end,
  */
 #define SYMBOL_SCAN_BYTES 512
 
+/*
+ * Where symbol 0, the first one defined, is read (its length prefix) when
+ * the root is a plain Hash or Array whose first entry is a text String
+ * with its E, a Symbol or an object (its class name): nothing before it
+ * defines one, so no skip is needed.  0 for other shapes.
+ */
+static size_t
+first_symbol(const MarshalDoc *doc)
+{
+	const uint8_t *b = doc->buf;
+	size_t		p = 2;
+	int64_t		n;
+
+	if (p < doc->len && (b[p] == MT_HASH || b[p] == MT_ARRAY))
+	{
+		p++;
+		if (!marshal_decode_long(b, doc->len, &p, &n) || n <= 0)
+			return 0;
+	}
+	if (p + 2 >= doc->len)
+		return 0;
+	if (b[p] == MT_SYMBOL)
+		return p + 1;
+	if (b[p] == MT_OBJECT && b[p + 1] == MT_SYMBOL)
+		return p + 2;
+	if (b[p] == MT_IVAR && b[p + 1] == MT_STRING &&
+		(p = marshal_skip_bytes(b, doc->len, p + 2)) != 0 &&
+		p + 2 < doc->len && b[p] == 0x06 && b[p + 1] == MT_SYMBOL)
+		return p + 2;
+	return 0;
+}
+
 MarshalStatus
 marshal_find_symbol(const MarshalDoc *doc, int64_t n, MarshalBytes *name,
 					bool *plain, MarshalError *err)
@@ -659,7 +629,6 @@ marshal_find_symbol(const MarshalDoc *doc, int64_t n, MarshalBytes *name,
 	/* the scan's record is the document's cache, as the lazy index is */
 	MarshalDoc *d = (MarshalDoc *) doc;
 	SymScan		scan = {0};
-	MarshalDoc	prefix = *doc;
 	size_t		p = 2;
 	MarshalStatus st;
 
@@ -667,13 +636,16 @@ marshal_find_symbol(const MarshalDoc *doc, int64_t n, MarshalBytes *name,
 		return damaged(err, 0, "symbol link out of range");
 	if (n >= doc->index.nsymbols && n < (int64_t) lengthof(doc->scanned) && doc->len > 2)
 	{
+		if (n == 0 && doc->nscanned == 0 && (p = first_symbol(doc)) != 0 &&
+			p < MARSHAL_SCANNED_IVAR)
+			d->scanned[d->nscanned++] = (uint32_t) p;
+		p = 2;
 		if (n >= doc->nscanned)
 		{
 			scan.want = n;
 			scan.cache = d;
-			if (prefix.len > SYMBOL_SCAN_BYTES)
-				prefix.len = SYMBOL_SCAN_BYTES;
-			(void) skip_value(&prefix, &p, 0, &scan);
+			(void) skip_value(doc->buf, doc->len < SYMBOL_SCAN_BYTES ? doc->len : SYMBOL_SCAN_BYTES,
+							  p, 0, &scan);
 		}
 		if (n < doc->nscanned)
 		{

@@ -50,6 +50,67 @@ marshal_decode_long(const uint8_t *buf, size_t len, size_t *pos, int64_t *out)
 	return true;
 }
 
+/*
+ * Skipping in place (marshal_cursor.c's skip, navigation's key search):
+ * each takes the position of a value and returns where it ends, 0 if it
+ * is not one these handle or does not fit.
+ */
+static inline size_t
+marshal_skip_bytes(const uint8_t *b, size_t len, size_t p)
+{
+	int64_t		n;
+
+	if (!marshal_decode_long(b, len, &p, &n) || n < 0 || (uint64_t) n > len - p)
+		return 0;
+	return p + (size_t) n;
+}
+
+/*
+ * The usual text String, I " <bytes> 06 ;<n> T|F, from its " at p: where
+ * it ends, or 0 if it is not one (the E symbol a link, not defined here).
+ */
+static inline size_t
+marshal_skip_text_string(const uint8_t *b, size_t len, size_t p)
+{
+	if (p >= len || b[p] != MT_STRING || (p = marshal_skip_bytes(b, len, p + 1)) == 0 ||
+		p + 3 >= len || b[p] != 0x06 || b[p + 1] != MT_SYMLINK ||
+		!(b[p + 2] == 0 || (b[p + 2] > 5 && b[p + 2] < 128)) ||
+		(b[p + 3] != MT_TRUE && b[p + 3] != MT_FALSE))
+		return 0;
+	return p + 4;
+}
+
+/*
+ * The flat values that make up most of a container, stepped over in line
+ * by the container loops; 0 for anything else.
+ */
+static inline size_t
+marshal_skip_leaf(const uint8_t *b, size_t len, size_t p)
+{
+	int64_t		n;
+
+	if (p >= len)
+		return 0;
+	switch (b[p])
+	{
+		case MT_NIL:
+		case MT_TRUE:
+		case MT_FALSE:
+			return p + 1;
+		case MT_FIXNUM:
+		case MT_LINK:
+		case MT_SYMLINK:
+			p++;
+			return marshal_decode_long(b, len, &p, &n) ? p : 0;
+		case MT_STRING:
+			return marshal_skip_bytes(b, len, p + 1);
+		case MT_IVAR:
+			return marshal_skip_text_string(b, len, p + 1);
+		default:
+			return 0;
+	}
+}
+
 /* MRI's w_long: the packed form of x into buf; returns its length. */
 static inline size_t
 marshal_encode_long(int64_t x, uint8_t buf[9])

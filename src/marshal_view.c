@@ -150,7 +150,13 @@ marshal_view(const MarshalDoc *doc, size_t pos, MarshalView *view,
 	MarshalStatus st;
 	uint32_t	hops = 0;
 
-	memset(view, 0, sizeof(*view));
+	/* not a memset: the node is most of the view and marshal_node fills it */
+	view->kind = MV_SCALAR;
+	view->nsegs = 0;
+	view->attr_seg = 0;
+	view->values_seg = 0;
+	view->types_items = 0;
+	view->types_count = 0;
 	for (;;)
 	{
 		MarshalNode *n = &view->node;
@@ -538,8 +544,8 @@ typedef enum
  * when it was read to its end, else 0.
  */
 static KeyByBytes
-key_by_bytes(const MarshalDoc *doc, size_t pos, const char *key,
-			 size_t keylen, bool key_ascii, size_t *end)
+key_by_any_bytes(const MarshalDoc *doc, size_t pos, const char *key,
+				 size_t keylen, bool key_ascii, size_t *end)
 {
 	const uint8_t *b = doc->buf;
 	int64_t		n;
@@ -597,6 +603,20 @@ other_encoding:
 	if (!same && key_ascii && ascii_text(b + text, textlen))
 		return KEY_OTHER;
 	return KEY_UNSURE;
+}
+
+/* The usual key, a short text String with its E linked, decided in line. */
+static inline KeyByBytes
+key_by_bytes(const MarshalDoc *doc, size_t pos, const char *key,
+			 size_t keylen, bool key_ascii, size_t *end)
+{
+	const uint8_t *b = doc->buf;
+
+	if (pos + 2 < doc->len && b[pos] == MT_IVAR && b[pos + 2] > 5 &&
+		b[pos + 2] < 128 && (*end = marshal_skip_text_string(b, doc->len, pos + 1)) != 0)
+		return (size_t) b[pos + 2] - 5 == keylen &&
+			memcmp(b + pos + 3, key, keylen) == 0 ? KEY_SAME : KEY_OTHER;
+	return key_by_any_bytes(doc, pos, key, keylen, key_ascii, end);
 }
 
 /*
@@ -667,7 +687,8 @@ hash_find(const MarshalDoc *doc, const MarshalView *view, const char *key,
 			if (match)
 				*found = vpos;
 		}
-		if ((st = marshal_skip(doc, vpos, &pos, err)) != MARSHAL_OK)
+		if ((pos = marshal_skip_leaf(doc->buf, doc->len, vpos)) == 0 &&
+			(st = marshal_skip(doc, vpos, &pos, err)) != MARSHAL_OK)
 			return st;
 	}
 	return MARSHAL_OK;
