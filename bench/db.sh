@@ -102,6 +102,8 @@ for ds in sess set; do
 	row "$name" "v ->> '$k'" "count(v ->> '$k') FROM ${ds}_m" "j ->> '$k'" "count(j ->> '$k') FROM ${ds}_j"
 	row "$name" "v #>> '$path'" "count(v #>> '$path') FROM ${ds}_m" "j #>> '$path'" "count(j #>> '$path') FROM ${ds}_j"
 	row "$name" "rbmarshal_is_valid(v::bytea)" "count(*) FILTER (WHERE rbmarshal_is_valid(v::bytea)) FROM ${ds}_m"
+	# the floor of any per-row function: the scan and a call that reads no byte of the value
+	row "$name" "octet_length(v::bytea)" "count(octet_length(v::bytea)) FROM ${ds}_m"
 done
 
 # one UPDATE vs the Ruby script; backend peak memory (VmHWM) for the UPDATE
