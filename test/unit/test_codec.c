@@ -235,6 +235,28 @@ test_valid(Fixture *fx, int n)
 				st = marshal_skip(&doc, idx.obj_pos[k], &end, &err);
 			check(st == MARSHAL_OK, "a slot's value does not skip", fx[i].name);
 			test_reencode(&doc, fx[i].name);
+			/* a lazy document finds each symbol as the index numbers it */
+			for (uint32_t k = 0; k < idx.nsymbols && k < 20; k++)
+			{
+				MarshalDoc	lazy;
+				MarshalBytes name;
+				bool		plain;
+				int64_t		len;
+				size_t		p = idx.sym_pos[k];
+
+				marshal_doc_lazy(&lazy, fx[i].bytes, fx[i].len, NULL, 0);
+				/* look k up first, then (cached or not) k again */
+				for (int pass = 0; pass < 2; pass++)
+				{
+					st = marshal_find_symbol(&lazy, (int64_t) k, &name, &plain, &err);
+					p = idx.sym_pos[k];
+					check(st == MARSHAL_OK && marshal_long(&doc, p, &len, &p, &err) == MARSHAL_OK &&
+						  name.ptr == fx[i].bytes + p && name.len == (size_t) len &&
+						  plain == (idx.sym_enc[k] == MENC_BINARY),
+						  "lazy symbol lookup differs from the index", fx[i].name);
+				}
+				marshal_index_free(&lazy.index, NULL);
+			}
 		}
 		marshal_index_free(&idx, NULL);
 
