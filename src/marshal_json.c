@@ -12,6 +12,7 @@
 
 #include <math.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,11 +20,13 @@
 /* How many path steps an error message can name. */
 #define PATH_STEPS 32
 
+#define PATH_KEY_SHOWN 40		/* bytes of a key an error message shows */
+
 typedef struct PathStep
 {
 	const uint8_t *key;			/* NULL for an array index */
 	size_t		keylen;
-	int64_t		index;
+	int64_t		index;			/* -1: no step yet (a key being read) */
 } PathStep;
 
 typedef struct Walk
@@ -42,6 +45,8 @@ typedef struct Walk
 	uint32_t	activecap;
 	size_t		active_inline[64];
 	PathStep	path[PATH_STEPS];
+	/* keys whose text was made on the stack, for path[]; last: not cleared */
+	char		scratch[PATH_STEPS][PATH_KEY_SHOWN];
 } Walk;
 
 #define TRY(expr) \
@@ -61,9 +66,9 @@ format_path(Walk *w, char *out, size_t size)
 
 		if (s->key)
 			n += (size_t) snprintf(out + n, size - n, ".%.*s",
-								   (int) (s->keylen > 40 ? 40 : s->keylen),
+								   (int) (s->keylen > PATH_KEY_SHOWN ? PATH_KEY_SHOWN : s->keylen),
 								   (const char *) s->key);
-		else
+		else if (s->index >= 0)
 			n += (size_t) snprintf(out + n, size - n, "[%lld]",
 								   (long long) s->index);
 	}
@@ -1078,14 +1083,29 @@ emit_key(Walk *w, const MarshalEntry *e, const MarshalLeaf *leaf)
 	{
 		MarshalNode n;
 
+		/* the error is the Hash's: its path, not the previous pair's key */
+		if (w->depth < PATH_STEPS)
+		{
+			w->path[w->depth].key = NULL;
+			w->path[w->depth].index = -1;
+		}
 		TRY(marshal_node(w->doc, e->key, &n, w->err));
 		return fail(w, MARSHAL_ERR_UNREPRESENTABLE, at,
 					"a hash key of class %s cannot be converted", type_name(&n));
 	}
 	if (w->depth < PATH_STEPS)
 	{
-		w->path[w->depth].key = k.text.ptr;
-		w->path[w->depth].keylen = k.text.len;
+		PathStep   *s = &w->path[w->depth];
+
+		/* buf is gone once the value is walked: keep what a message shows */
+		s->keylen = k.text.len;
+		s->key = k.text.ptr;
+		if (k.text.ptr == (const uint8_t *) buf)
+		{
+			memcpy(w->scratch[w->depth], buf,
+				   k.text.len < PATH_KEY_SHOWN ? k.text.len : PATH_KEY_SHOWN);
+			s->key = (const uint8_t *) w->scratch[w->depth];
+		}
 	}
 	if (k.text.ptr == (const uint8_t *) buf)
 	{
@@ -1695,7 +1715,7 @@ walk_init(Walk *w, const MarshalDoc *doc, const MarshalJsonSink *sink,
 {
 	static const MarshalJsonOptions defaults = {3, MBIN_BASE64, 0, 0};
 
-	memset(w, 0, sizeof(*w));
+	memset(w, 0, offsetof(Walk, scratch));
 	w->doc = doc;
 	w->sink = sink;
 	w->opts = opts ? *opts : defaults;
@@ -1879,32 +1899,38 @@ typedef struct TextSink
 	bool		after_key;
 } TextSink;
 
-static void
+/* Room for n more bytes and the final NUL; false once out of memory. */
+static bool
+text_grow(TextSink *t, size_t n)
+{
+	size_t		cap = t->cap ? t->cap : 256;
+	char	   *nb;
+
+	if (t->failed)
+		return false;
+	while (cap < t->len + n + 1)
+		cap *= 2;
+	if (t->hooks && t->hooks->realloc && t->buf)
+		nb = t->hooks->realloc(t->hooks->ctx, t->buf, cap);
+	else if (t->hooks && t->hooks->alloc && !t->buf)
+		nb = t->hooks->alloc(t->hooks->ctx, cap);
+	else
+		nb = realloc(t->buf, cap);
+	if (nb == NULL)
+	{
+		t->failed = true;
+		return false;
+	}
+	t->buf = nb;
+	t->cap = cap;
+	return true;
+}
+
+static inline void
 text_put(TextSink *t, const char *s, size_t n)
 {
-	if (t->failed)
+	if (t->len + n + 1 > t->cap && !text_grow(t, n))
 		return;
-	if (t->len + n + 1 > t->cap)
-	{
-		size_t		cap = t->cap ? t->cap : 256;
-		char	   *nb;
-
-		while (cap < t->len + n + 1)
-			cap *= 2;
-		if (t->hooks && t->hooks->realloc && t->buf)
-			nb = t->hooks->realloc(t->hooks->ctx, t->buf, cap);
-		else if (t->hooks && t->hooks->alloc && !t->buf)
-			nb = t->hooks->alloc(t->hooks->ctx, cap);
-		else
-			nb = realloc(t->buf, cap);
-		if (nb == NULL)
-		{
-			t->failed = true;
-			return;
-		}
-		t->buf = nb;
-		t->cap = cap;
-	}
 	memcpy(t->buf + t->len, s, n);
 	t->len += n;
 }
@@ -1922,30 +1948,66 @@ text_sep(TextSink *t)
 		text_put(t, ",", 1);
 }
 
+/* Whether any of the 8 bytes in x needs escaping: < 0x20, '"' or '\\'. */
+static inline bool
+needs_escape8(uint64_t x)
+{
+	const uint64_t ones = 0x0101010101010101ULL;
+	const uint64_t high = 0x8080808080808080ULL;
+	uint64_t	q = x ^ (ones * '"');
+	uint64_t	b = x ^ (ones * '\\');
+
+	/* exact for the word as a whole (bytes >= 0x80 never match) */
+	return (((x - ones * 0x20) & ~x) | ((q - ones) & ~q) | ((b - ones) & ~b)) & high;
+}
+
 static void
 text_quoted(TextSink *t, const char *s, size_t n)
 {
+	static const char hex[] = "0123456789abcdef";
 	size_t		start = 0;
+	size_t		i = 0;
 
 	text_put(t, "\"", 1);
-	for (size_t i = 0; i < n; i++)
+	for (;;)
 	{
-		unsigned char c = (unsigned char) s[i];
-		char		esc[8];
+		unsigned char c;
+		char		esc[6] = {'\\', 'u', '0', '0'};
+		size_t		elen = 2;
 
-		if (c >= 0x20 && c != '"' && c != '\\')
-			continue;
+		/* text with nothing to escape, 8 bytes at a time */
+		for (; i + 8 <= n; i += 8)
+		{
+			uint64_t	x;
+
+			memcpy(&x, s + i, 8);
+			if (needs_escape8(x))
+				break;
+		}
+		for (; i < n; i++)
+		{
+			c = (unsigned char) s[i];
+			if (c < 0x20 || c == '"' || c == '\\')
+				break;
+		}
+		if (i >= n)
+			break;
+		c = (unsigned char) s[i];
 		text_put(t, s + start, i - start);
 		if (c == '"' || c == '\\')
-			snprintf(esc, sizeof(esc), "\\%c", c);
+			esc[1] = (char) c;
 		else if (c == '\n')
-			snprintf(esc, sizeof(esc), "\\n");
+			esc[1] = 'n';
 		else if (c == '\t')
-			snprintf(esc, sizeof(esc), "\\t");
+			esc[1] = 't';
 		else
-			snprintf(esc, sizeof(esc), "\\u%04x", c);
-		text_put(t, esc, strlen(esc));
-		start = i + 1;
+		{
+			esc[4] = hex[c >> 4];
+			esc[5] = hex[c & 0xf];
+			elen = 6;
+		}
+		text_put(t, esc, elen);
+		start = ++i;
 	}
 	text_put(t, s + start, n - start);
 	text_put(t, "\"", 1);
@@ -2016,9 +2078,18 @@ static void
 text_integer(void *ctx, int64_t v)
 {
 	char		buf[24];
+	char	   *p = buf + sizeof(buf);
+	uint64_t	u = v < 0 ? -(uint64_t) v : (uint64_t) v;
 
+	do
+	{
+		*--p = (char) ('0' + u % 10);
+		u /= 10;
+	} while (u);
+	if (v < 0)
+		*--p = '-';
 	text_sep(ctx);
-	text_put(ctx, buf, (size_t) snprintf(buf, sizeof(buf), "%lld", (long long) v));
+	text_put(ctx, p, (size_t) (buf + sizeof(buf) - p));
 }
 
 static void
