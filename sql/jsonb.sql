@@ -22,7 +22,7 @@ SELECT name, pg_temp.try_jsonb(('\x' || hex)::rbmarshal) AS jsonb
 -- the cast is rbmarshal_to_jsonb with its defaults
 SELECT count(*) AS same_as_defaults
   FROM fx
- WHERE name NOT LIKE 'graph_self%' AND name NOT LIKE 'hash_key_array%'
+ WHERE name NOT LIKE 'graph_self%' AND name NOT LIKE 'hash_key_%'
    AND ('\x' || hex)::rbmarshal::jsonb = rbmarshal_to_jsonb(('\x' || hex)::rbmarshal);
 
 -- time precision (Rails' ActiveSupport::JSON::Encoding.time_precision)
@@ -81,7 +81,8 @@ SELECT count(*) AS sessions, count(DISTINCT data::rbmarshal::jsonb) AS distinct_
   FROM sessions;
 
 -- a key jsonb cannot take is reported at its Hash's path, not at the
--- previous pair's key nor through a key text that is gone
+-- previous pair's key nor through a key text that is gone; key bytes that
+-- are not text show as \xNN
 CREATE FUNCTION pg_temp.jsonb_error_detail(v rbmarshal) RETURNS text LANGUAGE plpgsql AS $$
 DECLARE
 	d text;
@@ -93,4 +94,4 @@ EXCEPTION WHEN others THEN
 	RETURN d;
 END $$;
 SELECT name, pg_temp.jsonb_error_detail(('\x' || hex)::rbmarshal) AS detail
-  FROM fx WHERE name LIKE 'hash_key_array%' ORDER BY name;
+  FROM fx WHERE name LIKE 'hash_key_%' ORDER BY name;
