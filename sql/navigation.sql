@@ -61,6 +61,13 @@ SELECT name, rbmarshal_typeof(v) AS typeof, rbmarshal_class(v) AS class
                           'fx_type_true', 'fx_rails_time_with_zone', 'fx_type_array', 'fx_type_hash')
  ORDER BY name;
 
+-- a crafted class name that is not UTF-8 text comes out escaped, never as
+-- an invalid text value (o :"\xff" with no ivars; C :"A\x00B" around a String)
+SELECT rbmarshal_class('\x04086f3a06ff00'::rbmarshal) AS not_utf8,
+       octet_length(rbmarshal_class('\x04086f3a06ff00'::rbmarshal)) AS bytes,
+       rbmarshal_class('\x0408433a084100422200'::rbmarshal) AS with_nul;
+SELECT '\x04086f3a06ff00'::rbmarshal::numeric;
+
 -- typeof and the set-returning functions agree with jsonb's
 SELECT name FROM nav WHERE rbmarshal_typeof(v) IS DISTINCT FROM jsonb_typeof(j);
 SELECT name FROM nav WHERE jsonb_typeof(j) = 'object'

@@ -191,6 +191,16 @@ extern MarshalTextStatus marshal_base64_decode(const char *src, size_t len,
 /* Whether s is valid UTF-8 (and, unless nul_ok, free of NUL). */
 extern bool marshal_utf8_valid(const uint8_t *s, size_t n, bool nul_ok);
 
+/*
+ * Bytes from a stream (a key, a class name) as text a message or a SQL
+ * value can hold: UTF-8 characters from U+0020 on as they are, any other
+ * byte (and the backslash) as \xNN.  Reads at most max_in bytes, never
+ * splitting a character; writes at most size - 1 bytes and a NUL; returns
+ * the bytes written.  4 * len + 1 bytes always hold the whole of s.
+ */
+extern size_t marshal_printable(const uint8_t *s, size_t len, size_t max_in,
+								char *out, size_t size);
+
 /* Lowercase hex of len bytes into out (2 * len chars, not terminated). */
 extern void marshal_hex_encode(const uint8_t *src, size_t len, char *out);
 

@@ -54,43 +54,6 @@ typedef struct Walk
 
 static MarshalStatus emit_value(Walk *w, size_t pos, size_t *next);
 
-static size_t utf8_seq(const uint8_t *s, size_t n);
-
-/*
- * ".key" as an error message shows it: the first characters that are
- * printable UTF-8 as they are, any other byte as \xNN (a message must be
- * text); never more than size - 1 bytes.
- */
-static size_t
-format_key(char *out, size_t size, const uint8_t *key, size_t len)
-{
-	size_t		n = 0;
-
-	if (size < 2)
-		return 0;
-	out[n++] = '.';
-	for (size_t i = 0; i < len && i < PATH_KEY_SHOWN;)
-	{
-		size_t		seq = key[i] >= 0x20 && key[i] != 0x7f ? utf8_seq(key + i, len - i) : 0;
-
-		if (seq > 0 && i + seq <= PATH_KEY_SHOWN && n + seq < size)
-		{
-			memcpy(out + n, key + i, seq);
-			n += seq;
-			i += seq;
-		}
-		else if (seq == 0 && n + 4 < size)
-		{
-			n += (size_t) snprintf(out + n, size - n, "\\x%02x", key[i]);
-			i++;
-		}
-		else
-			break;
-	}
-	out[n] = '\0';
-	return n;
-}
-
 /* "$.a[3].b" for the current path, for error messages. */
 static void
 format_path(Walk *w, char *out, size_t size)
@@ -101,8 +64,11 @@ format_path(Walk *w, char *out, size_t size)
 	{
 		PathStep   *s = &w->path[i];
 
-		if (s->key)
-			n += format_key(out + n, size - n, s->key, s->keylen);
+		if (s->key && n + 1 < size)
+		{
+			out[n++] = '.';
+			n += marshal_printable(s->key, s->keylen, PATH_KEY_SHOWN, out + n, size - n);
+		}
 		else if (s->index >= 0)
 			n += (size_t) snprintf(out + n, size - n, "[%lld]",
 								   (long long) s->index);

@@ -256,3 +256,38 @@ marshal_utf8_valid(const uint8_t *s, size_t n, bool nul_ok)
 	}
 	return true;
 }
+
+size_t
+marshal_printable(const uint8_t *s, size_t len, size_t max_in, char *out,
+				  size_t size)
+{
+	static const char hex[] = "0123456789abcdef";
+	size_t		n = 0;
+
+	if (size == 0)
+		return 0;
+	for (size_t i = 0; i < len && i < max_in;)
+	{
+		size_t		seq = s[i] < 0x80 ? 1 : s[i] < 0xE0 ? 2 : s[i] < 0xF0 ? 3 : 4;
+
+		if (s[i] >= 0x20 && s[i] != 0x7f && s[i] != '\\' && seq <= len - i &&
+			marshal_utf8_valid(s + i, seq, false))
+		{
+			if (i + seq > max_in || n + seq >= size)
+				break;
+			memcpy(out + n, s + i, seq);
+			n += seq;
+			i += seq;
+			continue;
+		}
+		if (n + 4 >= size)
+			break;
+		out[n++] = '\\';
+		out[n++] = 'x';
+		out[n++] = hex[s[i] >> 4];
+		out[n++] = hex[s[i] & 0xf];
+		i++;
+	}
+	out[n] = '\0';
+	return n;
+}

@@ -542,6 +542,20 @@ rbmarshal_typeof(PG_FUNCTION_ARGS)
 	PG_RETURN_TEXT_P(cstring_to_text(name));
 }
 
+/*
+ * A class name from the stream as text in the database encoding: bytes
+ * that are not UTF-8 text (a crafted stream's) as \xNN, never an invalid
+ * text value.
+ */
+static char *
+class_text(MarshalBytes name)
+{
+	char	   *out = palloc(4 * name.len + 1);
+
+	marshal_printable(name.ptr, name.len, name.len, out, 4 * name.len + 1);
+	return pg_any_to_server(out, (int) strlen(out), PG_UTF8);
+}
+
 /* Ruby's class name of a node: through I and e; a C subclass's name wins. */
 char *
 rbmarshal_class_name(const MarshalNode *n)
@@ -549,7 +563,7 @@ rbmarshal_class_name(const MarshalNode *n)
 	/* "C :Hash {" marks an identity Hash, not a subclass */
 	if (n->uclass.len > 0 &&
 		!(n->uclass.len == 4 && memcmp(n->uclass.ptr, "Hash", 4) == 0))
-		return pnstrdup((const char *) n->uclass.ptr, n->uclass.len);
+		return class_text(n->uclass);
 	switch (n->type)
 	{
 		case MT_NIL:
@@ -581,7 +595,7 @@ rbmarshal_class_name(const MarshalNode *n)
 			return pstrdup("Module");
 		default:
 			/* o S u U d: the class the stream names */
-			return pnstrdup((const char *) n->cls.ptr, n->cls.len);
+			return class_text(n->cls);
 	}
 }
 

@@ -443,6 +443,26 @@ test_depth(void)
 	free(b);
 }
 
+/* Stream bytes shown as text: UTF-8 as is, anything else as \xNN. */
+static void
+test_printable(void)
+{
+	char		out[64];
+	const uint8_t mixed[] = {'A', 0xc3, 0xa9, 0xff, 0x00, '\\', 0x7f, 'z'};
+	const uint8_t cut[] = {'a', 'b', 0xc3, 0xa9};
+
+	check(marshal_printable(mixed, sizeof(mixed), 64, out, sizeof(out)) == 20 &&
+		  strcmp(out, "A\xc3\xa9\\xff\\x00\\x5c\\x7fz") == 0,
+		  "UTF-8 kept, other bytes escaped", "printable");
+	/* never a split character, never past size - 1 */
+	check(marshal_printable(cut, sizeof(cut), 3, out, sizeof(out)) == 2 &&
+		  strcmp(out, "ab") == 0, "cut at a character", "printable");
+	check(marshal_printable(mixed, sizeof(mixed), 64, out, 6) == 3 &&
+		  strcmp(out, "A\xc3\xa9") == 0, "bounded by the buffer", "printable");
+	check(marshal_printable(mixed, sizeof(mixed), 64, out, 1) == 0 && out[0] == '\0',
+		  "room for the NUL only", "printable");
+}
+
 /* Hex and Base64 decoding, including what PostgreSQL users paste in. */
 static void
 test_text(void)
@@ -849,6 +869,7 @@ main(int argc, char **argv)
 	test_rules();
 	test_depth();
 	test_text();
+	test_printable();
 	test_sessions(dir);
 	test_big(dir);
 	test_mutations(valid, nvalid);
