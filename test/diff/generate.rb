@@ -209,6 +209,26 @@ def to_json_row(name, value)
 end
 
 # --- a. the fixtures ------------------------------------------------------------
+
+# A Hash key whose to_s is its inspect text (an Array, a Hash, an object): AS
+# writes that text, the contract refuses such keys (22023, README).
+SCALAR_KEYS = [String, Symbol, Integer, Float, NilClass, TrueClass, FalseClass].freeze
+def inspect_text_key(value, seen = {})
+  return nil if seen[value.object_id]
+
+  seen[value.object_id] = true
+  case value
+  when Hash
+    key = value.keys.find { |k| SCALAR_KEYS.none? { |c| k.is_a?(c) } }
+    return key.class if key
+
+    value.each_value { |v| (c = inspect_text_key(v, seen)) && (return c) }
+  when Array
+    value.each { |v| (c = inspect_text_key(v, seen)) && (return c) }
+  end
+  nil
+end
+
 File.foreach(FIXTURES) do |line|
   fname, _objects, _symbols, fhex = line.chomp.split("\t")
   name = "fx_#{fname}"
@@ -217,6 +237,10 @@ File.foreach(FIXTURES) do |line|
     value = Marshal.load(stream)
   rescue Exception => e # rubocop:disable Lint/RescueException
     SKIPPED << [name, "Ruby cannot load it: #{e.class}: #{e.message}"]
+    next
+  end
+  if (cls = inspect_text_key(value))
+    SKIPPED << [name, "a Hash key of class #{cls} (AS writes its inspect text; refused, 22023)"]
     next
   end
   begin
