@@ -443,6 +443,32 @@ test_depth(void)
 	free(b);
 }
 
+/* The JSON text writer: escapes and integers, on a value Ruby dumped. */
+static void
+test_json_text(Fixture *fx, int n)
+{
+	static const char expected[] =
+		"[\"q\\\"b\\\\s/\\n\\t\\u000d\\u0001\\u001f\x7f\xc3\xa9 ok\","
+		"-42,4611686018427387904,-4611686018427387904,0,{\"k\":null}]";
+	MarshalJsonOptions opts = {3, MBIN_BASE64, 0, 0};
+
+	for (int i = 0; i < n; i++)
+	{
+		char	   *out;
+		size_t		len;
+		MarshalError err;
+
+		if (strcmp(fx[i].name, "str_json_escapes") != 0)
+			continue;
+		check(marshal_to_json_text(fx[i].bytes, fx[i].len, &opts, NULL, &out, &len, &err) == MARSHAL_OK &&
+			  len == strlen(expected) && memcmp(out, expected, len) == 0,
+			  "escapes and integers as JSON text", fx[i].name);
+		free(out);
+		return;
+	}
+	check(0, "fixture str_json_escapes missing", "json text");
+}
+
 /* Stream bytes shown as text: UTF-8 as is, anything else as \xNN. */
 static void
 test_printable(void)
@@ -870,6 +896,7 @@ main(int argc, char **argv)
 	test_depth();
 	test_text();
 	test_printable();
+	test_json_text(valid, nvalid);
 	test_sessions(dir);
 	test_big(dir);
 	test_mutations(valid, nvalid);
