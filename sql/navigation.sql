@@ -61,6 +61,11 @@ SELECT name, rbmarshal_typeof(v) AS typeof, rbmarshal_class(v) AS class
                           'fx_type_true', 'fx_rails_time_with_zone', 'fx_type_array', 'fx_type_hash')
  ORDER BY name;
 
+-- a link to a symbol defined with an encoding gives that symbol with it:
+-- [s, s, "x"] for a Shift_JIS Symbol s, so v -> 1 is Marshal.dump(s) as v -> 0
+SELECT (v -> 1)::bytea = (v -> 0)::bytea AS link_same_as_definition, (v -> 1)::bytea AS dump
+  FROM (SELECT ('\x' || hex)::rbmarshal AS v FROM fx WHERE name = 'sym_shift_jis_repeated') t;
+
 -- a crafted class name that is not UTF-8 text comes out escaped, never as
 -- an invalid text value (o :"\xff" with no ivars; C :"A\x00B" around a String)
 SELECT rbmarshal_class('\x04086f3a06ff00'::rbmarshal) AS not_utf8,

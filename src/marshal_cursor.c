@@ -153,24 +153,20 @@ marshal_symbol(const MarshalDoc *doc, size_t pos, MarshalBytes *name,
 		if ((st = marshal_long(doc, pos + 1, &n, &pos, err)) != MARSHAL_OK ||
 			(st = marshal_find_symbol(doc, n, name, &plain, err)) != MARSHAL_OK)
 			return st;
-		/* one defined with ivars has its encoding in the index */
-		if (!plain)
-		{
-			if ((st = marshal_doc_need(doc, n + 1, 0, err)) != MARSHAL_OK)
-				return st;
-			if (n >= doc->index.nsymbols)
-				return damaged(err, pos, "symbol link out of range");
-			info.encoding = (MarshalEncoding) doc->index.sym_enc[n];
-			/* a named encoding: its name is in the definition's ivars */
-			if (info.encoding == MENC_NAMED && encname)
-			{
-				MarshalBytes ignored;
 
-				if ((st = read_bytes(doc, doc->index.sym_pos[n], &ignored, &p, err)) != MARSHAL_OK ||
-					(st = marshal_long(doc, p, &n, &p, err)) != MARSHAL_OK ||
-					(st = read_encoding_ivars(doc, p, n, &info, &p, err)) != MARSHAL_OK)
-					return st;
-			}
+		/*
+		 * One defined with ivars: its encoding is in the ivar block after
+		 * its name, read as for a symbol in place.  (Not from the index: a
+		 * lazy index that has reached symbol n may not have finished its
+		 * ivars, which can define further symbols.)  Only when asked for,
+		 * so the ivar names read here cannot lead back to n.
+		 */
+		if (!plain && (enc || encname))
+		{
+			p = (size_t) (name->ptr - doc->buf) + name->len;
+			if ((st = marshal_long(doc, p, &n, &p, err)) != MARSHAL_OK ||
+				(st = read_encoding_ivars(doc, p, n, &info, &p, err)) != MARSHAL_OK)
+				return st;
 		}
 	}
 	else if (doc->buf[pos] == MT_SYMBOL)
