@@ -65,6 +65,9 @@ SELECT name, rbmarshal_typeof(v) AS typeof, rbmarshal_class(v) AS class
 -- [s, s, "x"] for a Shift_JIS Symbol s, so v -> 1 is Marshal.dump(s) as v -> 0
 SELECT (v -> 1)::bytea = (v -> 0)::bytea AS link_same_as_definition, (v -> 1)::bytea AS dump
   FROM (SELECT ('\x' || hex)::rbmarshal AS v FROM fx WHERE name = 'sym_shift_jis_repeated') t;
+-- and past the first 16 symbols: (0...16).map { :"s#{i}" } + [s, s]
+SELECT (v -> -1)::bytea = (v -> -2)::bytea AS late_link_same_as_definition
+  FROM (SELECT ('\x' || hex)::rbmarshal AS v FROM fx WHERE name = 'sym_shift_jis_repeated_late') t;
 
 -- a crafted class name that is not UTF-8 text comes out escaped, never as
 -- an invalid text value (o :"\xff" with no ivars; C :"A\x00B" around a String)

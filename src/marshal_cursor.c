@@ -656,6 +656,7 @@ marshal_find_symbol(const MarshalDoc *doc, int64_t n, MarshalBytes *name,
 		if (n >= doc->index.nsymbols)
 			return damaged(err, 0, "symbol link out of range");
 	}
+	/* not plain: an ivar block follows the name (marshal_symbol reads it) */
 	*plain = doc->index.sym_enc[n] == MENC_BINARY;
 	return read_bytes(doc, doc->index.sym_pos[n], name, &p, err);
 }

@@ -420,7 +420,7 @@ add_symbol(Reader *r, const uint8_t **s, size_t *n, uint32_t *idx)
 	if (r->keep_positions)
 	{
 		r->sym_pos[*idx] = (uint32_t) lenpos;
-		/* provisional until its ivars are read; binary for a prefix */
+		/* provisional until its ivars are read (read_symreal) */
 		r->sym_enc[*idx] = MENC_BINARY;
 	}
 	return MARSHAL_OK;
@@ -437,6 +437,12 @@ read_symreal(Reader *r, int ivar, uint32_t *index)
 	int			enc = 0;
 
 	TRY(add_symbol(r, &s, &n, &idx));
+	/*
+	 * Until its ivars are read, what a prefix index says of a symbol with
+	 * an ivar block is "not plain: read the block" (marshal_find_symbol).
+	 */
+	if (ivar && r->keep_positions)
+		r->sym_enc[idx] = MENC_NAMED;
 	if (ivar)
 	{
 		int64_t		count;
