@@ -10,7 +10,8 @@
  *   - re-encoding the root and every top-level element (the writer) gives
  *     a stream the reader accepts again, and re-encoding that is a fixed
  *     point (same bytes); a lazily indexed document (navigation's, which
- *     finds early symbols by skipping) gives the same bytes;
+ *     finds early symbols by skipping) gives the same bytes, and the same
+ *     JSON walk (what ->> and a sub-value's jsonb are made of);
  *   - looking a key up in the root (-> 'k') finds the value of the last
  *     entry whose key text is k, whether the key was judged by its bytes
  *     or by its text.
@@ -115,6 +116,118 @@ reencode_lazy(const MarshalDoc *doc, MarshalDoc *lazy, size_t pos)
 	free(b);
 }
 
+/*
+ * The JSON walk's events, recorded as tagged bytes: what ->> and the jsonb
+ * view of a sub-value are made of, compared between a lazy and an eager
+ * document.
+ */
+typedef struct Rec
+{
+	uint8_t    *buf;
+	size_t		len;
+	size_t		cap;
+	char	   *conv[64];		/* transcoded texts, freed at the end */
+	int			nconv;
+} Rec;
+
+#define REC_MAX (1 << 20)
+
+static void
+rec_put(void *ctx, char tag, const void *s, size_t n)
+{
+	Rec		   *r = ctx;
+
+	if (r->len + 1 + sizeof(n) + n > REC_MAX)
+		return;					/* both sides stop at the same event */
+	if (r->len + 1 + sizeof(n) + n > r->cap)
+	{
+		size_t		cap = r->cap ? r->cap : 256;
+
+		while (cap < r->len + 1 + sizeof(n) + n)
+			cap *= 2;
+		r->buf = realloc(r->buf, cap);
+		if (r->buf == NULL)
+			abort();
+		r->cap = cap;
+	}
+	r->buf[r->len++] = (uint8_t) tag;
+	memcpy(r->buf + r->len, &n, sizeof(n));
+	r->len += sizeof(n);
+	if (n)
+		memcpy(r->buf + r->len, s, n);
+	r->len += n;
+}
+
+static void rec_begin_object(void *c) { rec_put(c, 'O', NULL, 0); }
+static void rec_end_object(void *c) { rec_put(c, 'o', NULL, 0); }
+static void rec_begin_array(void *c) { rec_put(c, 'A', NULL, 0); }
+static void rec_end_array(void *c) { rec_put(c, 'a', NULL, 0); }
+static void rec_key(void *c, const char *s, size_t n, bool st) { rec_put(c, 'K', s, n); }
+static void rec_string(void *c, const char *s, size_t n, bool st) { rec_put(c, 'S', s, n); }
+static void rec_null(void *c) { rec_put(c, 'N', NULL, 0); }
+static void rec_boolean(void *c, bool v) { rec_put(c, 'B', &v, 1); }
+static void rec_integer(void *c, int64_t v) { rec_put(c, 'I', &v, sizeof(v)); }
+static void rec_number(void *c, const char *s, size_t n) { rec_put(c, 'D', s, n); }
+
+/* A stand-in for iconv: "<name>:<hex>", so a lost or wrong encoding shows. */
+static bool
+rec_transcode(void *c, const char *encname, const uint8_t *s, size_t len,
+			  char **out, size_t *outlen)
+{
+	Rec		   *r = c;
+	size_t		nl = strlen(encname);
+	char	   *t;
+
+	if (r->nconv == (int) (sizeof(r->conv) / sizeof(r->conv[0])) || len > 4096)
+		return false;
+	t = malloc(nl + 1 + 2 * len + 1);
+	if (t == NULL)
+		abort();
+	memcpy(t, encname, nl);
+	t[nl] = ':';
+	for (size_t i = 0; i < len; i++)
+		snprintf(t + nl + 1 + 2 * i, 3, "%02x", s[i]);
+	t[nl + 1 + 2 * len] = '\0';
+	r->conv[r->nconv++] = t;
+	*out = t;
+	*outlen = nl + 1 + 2 * len;
+	return true;
+}
+
+static void
+rec_free(Rec *r)
+{
+	for (int i = 0; i < r->nconv; i++)
+		free(r->conv[i]);
+	free(r->buf);
+}
+
+/* The jsonb view of the sub-value at pos from a lazy document: the same. */
+static void
+json_lazy(const MarshalDoc *doc, MarshalDoc *lazy, size_t pos)
+{
+	Rec			a = {0};
+	Rec			b = {0};
+	MarshalJsonSink sink = {
+		NULL, rec_begin_object, rec_end_object, rec_begin_array, rec_end_array,
+		rec_key, rec_string, rec_null, rec_boolean, rec_integer, rec_number,
+		rec_transcode, NULL, NULL
+	};
+	MarshalJsonOptions opts = {3, MBIN_BASE64, DEPTH, 0};
+	MarshalError err;
+	MarshalStatus sa;
+	MarshalStatus sb;
+
+	sink.ctx = &a;
+	sa = marshal_to_json_at(doc, pos, &sink, &opts, NULL, &err);
+	sink.ctx = &b;
+	sb = marshal_to_json_at(lazy, pos, &sink, &opts, NULL, &err);
+	if (sa != sb || (sa == MARSHAL_OK && (a.len != b.len || memcmp(a.buf, b.buf, a.len) != 0)))
+		die("lazy JSON walk differs", doc->buf, doc->len);
+	rec_free(&a);
+	rec_free(&b);
+}
+
 /* Key text of an entry, copied out; false if it has none (or an encoding). */
 static bool
 entry_text(const MarshalDoc *doc, const MarshalEntry *e, char *out,
@@ -204,6 +317,7 @@ walk(const uint8_t *data, size_t size)
 	marshal_doc_lazy(&lazy, data, size, NULL, DEPTH);
 	reencode_at(&doc, 2);
 	reencode_lazy(&doc, &lazy, 2);
+	json_lazy(&doc, &lazy, 2);
 	check_find(&doc, 2);
 	check_find(&lazy, 2);
 	/* the elements of a top-level Array, as -> 0, -> 1 ... extract them */
@@ -215,6 +329,7 @@ walk(const uint8_t *data, size_t size)
 		{
 			reencode_at(&doc, p);
 			reencode_lazy(&doc, &lazy, p);
+			json_lazy(&doc, &lazy, p);
 			check_find(&lazy, p);
 			if (marshal_skip(&doc, p, &p, &err) != MARSHAL_OK)
 				break;
