@@ -322,6 +322,8 @@ re_value(Reenc *r, size_t pos, size_t *next)
 	size_t		p = pos;
 	int64_t		orig;			/* where the value starts: its identity */
 	MarshalStatus st = MARSHAL_OK;
+	bool		seen_ivar = false;
+	bool		between = false;	/* an e or C between the I and the value */
 
 	if (pos >= doc->len)
 		return damaged(r, pos, "missing value");
@@ -400,6 +402,10 @@ re_value(Reenc *r, size_t pos, size_t *next)
 			MarshalBytes name;
 			int			c = doc->buf[p++];
 
+			if (c == MT_IVAR)
+				seen_ivar = true;
+			else if (seen_ivar)
+				between = true;
 			if (c == MT_IVAR && to_link)
 				continue;
 			if (c == MT_IVAR)
@@ -502,9 +508,10 @@ re_value(Reenc *r, size_t pos, size_t *next)
 			/*
 			 * MRI numbers a u after its own ivars, unless a C or an e stands
 			 * between the I and the u (I C :S u ..., I e :M u ...; r_object0
-			 * passes no ivp through them): then the ivars come after it.
+			 * passes no ivp through them): then the ivars come after it.  One
+			 * outside the I (e :M I u ...) changes nothing.
 			 */
-			if (n.uclass.len != 0 || n.nextended != 0)
+			if (between)
 				TRY(remember(r, (size_t) orig, marshal_write_remember(r->w)));
 			break;
 		default:
@@ -527,7 +534,7 @@ re_value(Reenc *r, size_t pos, size_t *next)
 		}
 		else
 			*next = n.next;
-		if (n.type == MT_USERDEF && n.uclass.len == 0 && n.nextended == 0)
+		if (n.type == MT_USERDEF && !between)
 			TRY(remember(r, (size_t) orig, marshal_write_remember(r->w)));
 	}
 	else if (n.has_ivars)
