@@ -486,9 +486,12 @@ void
 marshal_write_symbol(MarshalWriter *w, const uint8_t *name, size_t len)
 {
 	MarshalBytes none = {NULL, 0};
+	bool		ascii = true;
 
-	/* UTF-8, as Ruby source names are */
-	marshal_write_symbol_enc(w, name, len, MENC_UTF8, none);
+	/* as Ruby source names are: US-ASCII if they can be, else UTF-8 */
+	for (size_t i = 0; i < len; i++)
+		ascii &= name[i] < 0x80;
+	marshal_write_symbol_enc(w, name, len, ascii ? MENC_USASCII : MENC_UTF8, none);
 }
 
 void
@@ -499,23 +502,33 @@ marshal_write_symbol_enc(MarshalWriter *w, const uint8_t *name, size_t len,
 	uint32_t	idx;
 	bool		ascii = true;
 
-	if (map_find(&w->symbols, name, len, h, &idx))
+	/*
+	 * "E" and "encoding" name an encoding only untagged or US-ASCII (MRI's
+	 * sym2encidx reads the name's own encoding); tagged otherwise (crafted
+	 * streams) they are ordinary ivar names, so they keep their tag, are
+	 * written in full each time and are never linked to the real ones.
+	 */
+	bool		tagged_name = (enc == MENC_UTF8 || enc == MENC_NAMED) &&
+		((len == 1 && name[0] == 'E') || (len == 8 && memcmp(name, "encoding", 8) == 0));
+
+	if (!tagged_name && map_find(&w->symbols, name, len, h, &idx))
 	{
 		put_byte(w, MT_SYMLINK);
 		put_long(w, idx);
 		return;
 	}
-	if (!map_put(w, &w->symbols, name, len, h, w->nsymbols))
+	if (!tagged_name && !map_put(w, &w->symbols, name, len, h, w->nsymbols))
 		w->status = MARSHAL_ERR_NOMEM;
 	w->nsymbols++;
 	for (size_t i = 0; i < len; i++)
 		ascii &= name[i] < 0x80;
 	/*
-	 * An ASCII symbol is US-ASCII whatever it says; others carry theirs,
-	 * but bytes that are not UTF-8 (a class name copied from a binary
-	 * symbol) stay binary, so the stream reads back.
+	 * An ASCII symbol is US-ASCII whatever it says (but for the names
+	 * above); others carry theirs, but bytes that are not UTF-8 (a class
+	 * name copied from a binary symbol) stay binary, so the stream reads
+	 * back.
 	 */
-	if (ascii || enc == MENC_BINARY ||
+	if ((ascii && !tagged_name) || enc == MENC_BINARY ||
 		(enc == MENC_UTF8 && !marshal_utf8_valid(name, len, true)))
 	{
 		put_byte(w, MT_SYMBOL);
