@@ -157,6 +157,17 @@ marshal_put_digits(char *out, int64_t v, int width)
 	return (size_t) width;
 }
 
+/* Length of the valid UTF-8 character at s, n bytes left (0 if invalid or NUL). */
+static inline size_t
+marshal_utf8_seq(const uint8_t *s, size_t n)
+{
+	size_t		len = s[0] < 0x80 ? 1 : s[0] < 0xE0 ? 2 : s[0] < 0xF0 ? 3 : 4;
+
+	if (len > n || !marshal_utf8_valid(s, len, false))
+		return 0;
+	return len;
+}
+
 /* The value of one hex digit, or -1. */
 static inline int
 marshal_hex_digit(int c)

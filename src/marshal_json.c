@@ -176,17 +176,6 @@ charge(Walk *w, size_t pos, size_t len)
 	return MARSHAL_OK;
 }
 
-/* Length of the valid UTF-8 sequence at s (0 if invalid or NUL). */
-static size_t
-utf8_seq(const uint8_t *s, size_t n)
-{
-	size_t		len = s[0] < 0x80 ? 1 : s[0] < 0xE0 ? 2 : s[0] < 0xF0 ? 3 : 4;
-
-	if (len > n || !marshal_utf8_valid(s, len, false))
-		return 0;
-	return len;
-}
-
 /*
  * Text of a String or Symbol in its Ruby encoding, for a key or a value.
  * Valid UTF-8 passes as is; named encodings go through the sink's
@@ -247,7 +236,7 @@ emit_text(Walk *w, size_t pos, const uint8_t *s, size_t len,
 					return fail(w, MARSHAL_ERR_NOMEM, pos, "out of memory");
 				for (size_t i = 0; i < len;)
 				{
-					size_t		n = utf8_seq(s + i, len - i);
+					size_t		n = marshal_utf8_seq(s + i, len - i);
 
 					if (n == 0)
 					{

@@ -268,10 +268,10 @@ marshal_printable(const uint8_t *s, size_t len, size_t max_in, char *out,
 		return 0;
 	for (size_t i = 0; i < len && i < max_in;)
 	{
-		size_t		seq = s[i] < 0x80 ? 1 : s[i] < 0xE0 ? 2 : s[i] < 0xF0 ? 3 : 4;
+		size_t		seq = s[i] >= 0x20 && s[i] != 0x7f && s[i] != '\\' ?
+			marshal_utf8_seq(s + i, len - i) : 0;
 
-		if (s[i] >= 0x20 && s[i] != 0x7f && s[i] != '\\' && seq <= len - i &&
-			marshal_utf8_valid(s + i, seq, false))
+		if (seq > 0)
 		{
 			if (i + seq > max_in || n + seq >= size)
 				break;
