@@ -625,23 +625,23 @@ marshal_find_symbol(const MarshalDoc *doc, int64_t n, MarshalBytes *name,
 	/* the scan's record is the document's cache, as the lazy index is */
 	MarshalDoc *d = (MarshalDoc *) doc;
 	SymScan		scan = {0};
-	size_t		p = 2;
+	size_t		p;				/* where the name ends (unused) */
+	size_t		first;
 	MarshalStatus st;
 
 	if (n < 0)
 		return damaged(err, 0, "symbol link out of range");
 	if (n >= doc->index.nsymbols && n < (int64_t) lengthof(doc->scanned) && doc->len > 2)
 	{
-		if (n == 0 && doc->nscanned == 0 && (p = first_symbol(doc)) != 0 &&
-			p < MARSHAL_SCANNED_IVAR)
-			d->scanned[d->nscanned++] = (uint32_t) p;
-		p = 2;
+		if (n == 0 && doc->nscanned == 0 && (first = first_symbol(doc)) != 0 &&
+			first < MARSHAL_SCANNED_IVAR)
+			d->scanned[d->nscanned++] = (uint32_t) first;
 		if (n >= doc->nscanned)
 		{
 			scan.want = n;
 			scan.cache = d;
 			(void) skip_value(doc->buf, doc->len < SYMBOL_SCAN_BYTES ? doc->len : SYMBOL_SCAN_BYTES,
-							  p, 0, &scan);
+							  2, 0, &scan);
 		}
 		if (n < doc->nscanned)
 		{
