@@ -39,16 +39,16 @@ done
 q -c "CREATE TABLE big AS SELECT ('\\x04085b0400127a00' || repeat('49220a68656c6c6f063a064554', 1) || repeat('49220a68656c6c6f063b0054', 7999999))::rbmarshal AS v"
 size=$(q -c "SELECT length(v::bytea) FROM big")
 start=$(date +%s.%N)
-out=$(psql -X -q -At -d $db -c "SET statement_timeout = '1s'" -c "SELECT length(v::jsonb::text) FROM big" 2>&1)
+out=$(psql -X -q -At -d $db -c "SET statement_timeout = '150ms'" -c "SELECT length(v::jsonb::text) FROM big" 2>&1)
 elapsed=$(echo "$(date +%s.%N) - $start" | bc)
-if grep -q "statement timeout" <<<"$out" && (($(echo "$elapsed < 3" | bc))); then
+if grep -q "statement timeout" <<<"$out" && (($(echo "$elapsed < 1" | bc))); then
 	ok "statement_timeout stopped converting a $size-byte value after ${elapsed}s"
 else
 	not_ok "statement_timeout did not stop the conversion in time (${elapsed}s): $out"
 fi
 psql -X -q -At -d $db -c "SELECT length(v::jsonb::text) FROM big" >/tmp/rbmarshal_ops_cancel.out 2>&1 &
 victim=$!
-sleep 0.5
+sleep 0.2
 q -c "SELECT pg_cancel_backend(pid) FROM pg_stat_activity WHERE query LIKE '%v::jsonb::text%' AND pid <> pg_backend_pid()" >/dev/null
 start=$(date +%s.%N)
 wait $victim
