@@ -4,7 +4,7 @@ EXTVERSION = 0.1.0
 MODULE_big = rbmarshal
 CODEC_OBJS = src/marshal_reader.o src/marshal_text.o src/marshal_cursor.o src/marshal_format.o src/marshal_json.o src/marshal_writer.o src/marshal_reencode.o src/marshal_view.o src/marshal_literal.o src/marshal_inspect.o src/marshal_cache.o src/marshal_record.o
 SHLIB_LINK = -lz -lyaml
-OBJS = $(CODEC_OBJS) src/rbmarshal.o src/rbmarshal_io.o src/rbmarshal_jsonb.o src/rbmarshal_fromjsonb.o src/rbmarshal_nav.o src/rbmarshal_cast.o src/rbmarshal_subs.o src/rbmarshal_build.o src/rbmarshal_cache.o src/rbmarshal_yaml.o
+OBJS = $(CODEC_OBJS) src/rbmarshal.o src/rbmarshal_io.o src/rbmarshal_to_jsonb.o src/rbmarshal_from_jsonb.o src/rbmarshal_transcode.o src/rbmarshal_nav.o src/rbmarshal_cast.o src/rbmarshal_subs.o src/rbmarshal_build.o src/rbmarshal_rails_cache.o src/rbmarshal_yaml.o
 
 DATA = $(wildcard rbmarshal--*.sql)
 

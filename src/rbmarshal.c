@@ -152,6 +152,14 @@ rbmarshal_report(const MarshalError *err, Node *escontext, const char *target)
 		pfree(buf);
 }
 
+/* A codec call's status: anything but MARSHAL_OK is reported as an error. */
+void
+rbmarshal_check_status(MarshalStatus st, const MarshalError *err)
+{
+	if (st != MARSHAL_OK)
+		rbmarshal_report(err, NULL, "rbmarshal");
+}
+
 /* Validate a stream; report a failure (see rbmarshal_report) and return false. */
 bool
 rbmarshal_check(const char *data, size_t len, Node *escontext)

@@ -40,16 +40,19 @@ extern const MarshalHooks *rbmarshal_hooks(void);
 extern bool rbmarshal_check(const char *data, size_t len, Node *escontext);
 extern void rbmarshal_report(const MarshalError *err, Node *escontext,
 							 const char *target);
+extern void rbmarshal_check_status(MarshalStatus st, const MarshalError *err);
 extern char *rbmarshal_error_text(const MarshalError *err);
 
 extern void rbmarshal_open(bytea *v, MarshalDoc *doc);
 extern bytea *rbmarshal_value(const uint8_t *bytes, size_t len);
 extern void rbmarshal_open_lazy(bytea *v, MarshalDoc *doc);
 
-/* rbmarshal_jsonb.c */
+/* rbmarshal_transcode.c */
 extern bool rbmarshal_transcode(void *ctx, const char *encname,
 								const uint8_t *s, size_t len,
 								char **out, size_t *outlen);
+
+/* rbmarshal_to_jsonb.c */
 extern JsonbValue *rbmarshal_json_value(const MarshalDoc *doc,
 											   size_t pos, int time_precision,
 											   MarshalBinaryMode binary);
@@ -61,7 +64,7 @@ extern JsonbValue *rbmarshal_json_entry(const MarshalDoc *doc,
 /* rbmarshal_yaml.c */
 extern Jsonb *rbmarshal_yaml_to_jsonb(const char *s, size_t len);
 
-/* rbmarshal_fromjsonb.c */
+/* rbmarshal_from_jsonb.c */
 extern bytea *rbmarshal_from_jsonb_value(JsonbValue *v);
 extern void rbmarshal_write_jsonb(MarshalWriter *w, Jsonb *j, bool symbolize);
 extern bytea *rbmarshal_finish(MarshalWriter *w);

@@ -34,13 +34,6 @@ PG_FUNCTION_INFO_V1(rbmarshal_agg_finalfn);
 PG_FUNCTION_INFO_V1(rbmarshal_object_agg_transfn);
 PG_FUNCTION_INFO_V1(rbmarshal_object_agg_finalfn);
 
-static void
-check(MarshalStatus st, MarshalError *err)
-{
-	if (st != MARSHAL_OK)
-		rbmarshal_report(err, NULL, "rbmarshal");
-}
-
 /* A stored rbmarshal value written again as one value of w's stream. */
 static void
 write_rbmarshal(MarshalWriter *w, bytea *v, bool as_key)
@@ -54,7 +47,7 @@ write_rbmarshal(MarshalWriter *w, bytea *v, bool as_key)
 		/* a String key is a frozen, shared string in a Ruby Hash */
 		MarshalNode n;
 
-		check(marshal_node(&doc, 2, &n, &err), &err);
+		rbmarshal_check_status(marshal_node(&doc, 2, &n, &err), &err);
 		if (n.type == MT_STRING && n.encoding == MENC_UTF8 && n.uclass.len == 0 &&
 			n.next == doc.len)
 		{
@@ -63,7 +56,7 @@ write_rbmarshal(MarshalWriter *w, bytea *v, bool as_key)
 			return;
 		}
 	}
-	check(marshal_reencode_into(w, &doc, 2, rbmarshal_hooks(), &err), &err);
+	rbmarshal_check_status(marshal_reencode_into(w, &doc, 2, rbmarshal_hooks(), &err), &err);
 	marshal_index_free(&doc.index, rbmarshal_hooks());
 }
 

@@ -25,13 +25,6 @@ PG_FUNCTION_INFO_V1(rbmarshal_to_timestamptz);
 PG_FUNCTION_INFO_V1(rbmarshal_to_date);
 
 static void
-check(MarshalStatus st, MarshalError *err)
-{
-	if (st != MARSHAL_OK)
-		rbmarshal_report(err, NULL, "rbmarshal");
-}
-
-static void
 cannot_cast(const MarshalNode *n, const char *target)
 {
 	ereport(ERROR,
@@ -54,7 +47,7 @@ to_numeric(bytea *v, const char *target, MarshalNode *n, MarshalDoc *doc)
 	MarshalError err;
 
 	rbmarshal_open_lazy(v, doc);
-	check(marshal_node(doc, 2, n, &err), &err);
+	rbmarshal_check_status(marshal_node(doc, 2, n, &err), &err);
 	switch (n->type)
 	{
 		case MT_FIXNUM:
@@ -155,7 +148,7 @@ rbmarshal_to_bool(PG_FUNCTION_ARGS)
 	MarshalError err;
 
 	rbmarshal_open_lazy(PG_GETARG_RBMARSHAL_PP(0), &doc);
-	check(marshal_node(&doc, 2, &n, &err), &err);
+	rbmarshal_check_status(marshal_node(&doc, 2, &n, &err), &err);
 	if (n.type != MT_TRUE && n.type != MT_FALSE)
 		cannot_cast(&n, "boolean");
 	PG_RETURN_BOOL(n.type == MT_TRUE);
@@ -173,10 +166,10 @@ rbmarshal_to_timestamptz(PG_FUNCTION_ARGS)
 	TimestampTz result;
 
 	rbmarshal_open_lazy(PG_GETARG_RBMARSHAL_PP(0), &doc);
-	check(marshal_instant(&doc, 2, &t, &ok, &err), &err);
+	rbmarshal_check_status(marshal_instant(&doc, 2, &t, &ok, &err), &err);
 	if (!ok)
 	{
-		check(marshal_node(&doc, 2, &n, &err), &err);
+		rbmarshal_check_status(marshal_node(&doc, 2, &n, &err), &err);
 		cannot_cast(&n, "timestamp with time zone");
 	}
 	/* truncated to microseconds, as Time#usec */
@@ -200,10 +193,10 @@ rbmarshal_to_date(PG_FUNCTION_ARGS)
 	bool		ok;
 
 	rbmarshal_open_lazy(PG_GETARG_RBMARSHAL_PP(0), &doc);
-	check(marshal_date_jd(&doc, 2, &jd, &ok, &err), &err);
+	rbmarshal_check_status(marshal_date_jd(&doc, 2, &jd, &ok, &err), &err);
 	if (!ok)
 	{
-		check(marshal_node(&doc, 2, &n, &err), &err);
+		rbmarshal_check_status(marshal_node(&doc, 2, &n, &err), &err);
 		cannot_cast(&n, "date");
 	}
 	/* a Julian Day Number is calendar-free: the same day in either */

@@ -35,13 +35,6 @@ PG_FUNCTION_INFO_V1(rbmarshal_array_elements);
 PG_FUNCTION_INFO_V1(rbmarshal_array_elements_text);
 PG_FUNCTION_INFO_V1(rbmarshal_array_length);
 
-static void
-check(MarshalStatus st, MarshalError *err)
-{
-	if (st != MARSHAL_OK)
-		rbmarshal_report(err, NULL, "rbmarshal");
-}
-
 /* A SQL key (server encoding) as the UTF-8 the stream's keys are in. */
 static const char *
 key_utf8(text *t, size_t *len)
@@ -93,7 +86,7 @@ step(MarshalDoc *doc, const MarshalView *view, size_t *pos, const char *key,
 			return false;
 		by_index = true;
 	}
-	check(marshal_view_find(doc, view, key, keylen, index, by_index,
+	rbmarshal_check_status(marshal_view_find(doc, view, key, keylen, index, by_index,
 							&transcoder, &found, &err), &err);
 	if (!found)
 		return false;
@@ -178,7 +171,7 @@ cast_value(MarshalDoc *doc, const MarshalEntry *e)
 
 	if (e->value == 0 || e->cast == MARSHAL_CAST_NONE)
 		return NULL;
-	check(marshal_record_cast(doc, e, &c, &err), &err);
+	rbmarshal_check_status(marshal_record_cast(doc, e, &c, &err), &err);
 	if (c.kind == MCAST_RAW)
 		return NULL;
 	return rbmarshal_json_entry(doc, e, 3, MBIN_BASE64);
@@ -192,7 +185,7 @@ cast_field(MarshalDoc *doc, const MarshalView *view, const char *key,
 	MarshalEntry e;
 	MarshalError err;
 
-	check(marshal_view_find_entry(doc, view, key, keylen, &transcoder, &e, &err), &err);
+	rbmarshal_check_status(marshal_view_find_entry(doc, view, key, keylen, &transcoder, &e, &err), &err);
 	*found = e.value != 0;
 	*pos = e.value;
 	return cast_value(doc, &e);
@@ -210,14 +203,14 @@ value_at(MarshalDoc *doc, size_t pos)
 	bytea	   *result;
 
 	/* the common small results: one copy, no writer */
-	check(marshal_leaf(doc, pos, &leaf, &found, &err), &err);
+	rbmarshal_check_status(marshal_leaf(doc, pos, &leaf, &found, &err), &err);
 	if (found)
 	{
 		result = palloc(VARHDRSZ + MARSHAL_LEAF_SIZE(&leaf));
 		SET_VARSIZE(result, VARHDRSZ + marshal_leaf_write(&leaf, (uint8_t *) VARDATA(result)));
 		return result;
 	}
-	check(marshal_reencode(doc, pos, rbmarshal_hooks(), &out, &len, &err), &err);
+	rbmarshal_check_status(marshal_reencode(doc, pos, rbmarshal_hooks(), &out, &len, &err), &err);
 	result = rbmarshal_value(out, len);
 	pfree(out);
 	return result;
@@ -234,7 +227,7 @@ text_at(MarshalDoc *doc, size_t pos)
 	MarshalError err;
 
 	/* the common case, a String or Symbol that is text: no JSON walk */
-	check(marshal_node(doc, pos, &n, &err), &err);
+	rbmarshal_check_status(marshal_node(doc, pos, &n, &err), &err);
 	if ((n.type == MT_STRING || n.type == MT_SYMBOL) && n.uclass.len == 0 &&
 		n.encoding != MENC_NAMED &&
 		marshal_utf8_valid(n.data.ptr, n.data.len, false))
@@ -289,7 +282,7 @@ navigate(FunctionCallInfo fcinfo, bytea *v, int nsteps, Datum *keys,
 			ok = made != NULL;
 			continue;
 		}
-		check(marshal_view(&doc, pos, &view, &err), &err);
+		rbmarshal_check_status(marshal_view(&doc, pos, &view, &err), &err);
 		if (view.kind == MV_RECORD && i >= 0)
 		{
 			bool		found;
@@ -411,10 +404,10 @@ exists(MarshalDoc *doc, const char *key, size_t keylen)
 	bool		done;
 	size_t		found;
 
-	check(marshal_view(doc, 2, &view, &err), &err);
+	rbmarshal_check_status(marshal_view(doc, 2, &view, &err), &err);
 	if (MARSHAL_VIEW_IS_OBJECT(view.kind))
 	{
-		check(marshal_view_find(doc, &view, key, keylen, 0, false, &transcoder, &found, &err), &err);
+		rbmarshal_check_status(marshal_view_find(doc, &view, key, keylen, 0, false, &transcoder, &found, &err), &err);
 		return found != 0;
 	}
 	if (view.kind == MV_SCALAR)
@@ -431,7 +424,7 @@ exists(MarshalDoc *doc, const char *key, size_t keylen)
 	{
 		JsonbValue *v;
 
-		check(marshal_view_next(doc, &it, &e, &done, &err), &err);
+		rbmarshal_check_status(marshal_view_next(doc, &it, &e, &done, &err), &err);
 		if (done)
 			return false;
 		v = rbmarshal_json_value(doc, e.value, 3, MBIN_BASE64);
@@ -513,7 +506,7 @@ rbmarshal_typeof(PG_FUNCTION_ARGS)
 	const char *name;
 
 	rbmarshal_open_lazy(v, &doc);
-	check(marshal_view(&doc, 2, &view, &err), &err);
+	rbmarshal_check_status(marshal_view(&doc, 2, &view, &err), &err);
 	switch (view.kind)
 	{
 		case MV_ARRAY:
@@ -608,7 +601,7 @@ rbmarshal_class(PG_FUNCTION_ARGS)
 	MarshalError err;
 
 	rbmarshal_open_lazy(v, &doc);
-	check(marshal_node(&doc, 2, &n, &err), &err);
+	rbmarshal_check_status(marshal_node(&doc, 2, &n, &err), &err);
 	PG_RETURN_TEXT_P(cstring_to_text(rbmarshal_class_name(&n)));
 }
 
@@ -637,7 +630,7 @@ root_entries(MarshalDoc *doc, bool want_object, const char *fname)
 	List	   *entries = NIL;
 	char		buf[128];
 
-	check(marshal_view(doc, 2, &view, &err), &err);
+	rbmarshal_check_status(marshal_view(doc, 2, &view, &err), &err);
 	object = MARSHAL_VIEW_IS_OBJECT(view.kind);
 	if (view.kind == MV_SCALAR && want_object)
 	{
@@ -673,7 +666,7 @@ root_entries(MarshalDoc *doc, bool want_object, const char *fname)
 		ListCell   *lc;
 		bool		replaced = false;
 
-		check(marshal_view_next(doc, &it, &e, &done, &err), &err);
+		rbmarshal_check_status(marshal_view_next(doc, &it, &e, &done, &err), &err);
 		if (done)
 			break;
 		CHECK_FOR_INTERRUPTS();
@@ -682,7 +675,7 @@ root_entries(MarshalDoc *doc, bool want_object, const char *fname)
 		en->made = cast_value(doc, &e);
 		if (object)
 		{
-			check(marshal_key_text(doc, &e, buf, sizeof(buf), &k, &err), &err);
+			rbmarshal_check_status(marshal_key_text(doc, &e, buf, sizeof(buf), &k, &err), &err);
 			if (!k.ok || k.encoding == MENC_NAMED)
 			{
 				/* the jsonb view's own key text, transcoded or refused */
@@ -816,7 +809,7 @@ rbmarshal_array_length(PG_FUNCTION_ARGS)
 	MarshalError err;
 
 	rbmarshal_open_lazy(v, &doc);
-	check(marshal_view(&doc, 2, &view, &err), &err);
+	rbmarshal_check_status(marshal_view(&doc, 2, &view, &err), &err);
 	if (view.kind != MV_ARRAY && view.kind != MV_SET)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),

@@ -1,5 +1,5 @@
 /*
- * rbmarshal_cache.c
+ * rbmarshal_rails_cache.c
  *		rbmarshal_cache_entry(bytea): a Rails cache entry's value, expiry,
  *		version and format, whichever format wrote it.
  */

@@ -1,5 +1,5 @@
 /*
- * rbmarshal_fromjsonb.c
+ * rbmarshal_from_jsonb.c
  *		jsonb -> rbmarshal: Marshal.dump(JSON.parse(j::text)), byte for byte.
  *
  * The jsonb is walked with its own iterator and written through the codec's
