@@ -8,7 +8,7 @@ OBJS = $(CODEC_OBJS) src/rbmarshal.o src/rbmarshal_io.o src/rbmarshal_to_jsonb.o
 
 DATA = $(wildcard rbmarshal--*.sql)
 
-# fixtures loads the tables the others read
+# each test runs alone (tables several read: sql/include/shared_tables.sql)
 REGRESS = fixtures io compare copy errors jsonb differential navigation builders migrate rails adversarial literal
 REGRESS_OPTS = --load-extension=$(EXTENSION)
 

@@ -1,4 +1,5 @@
 -- Equality is byte equality (not Ruby's ==), with btree and hash support.
+\i sql/include/shared_tables.sql
 \set VERBOSITY terse
 
 -- one row per distinct stream (some fixtures share bytes)

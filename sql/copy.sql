@@ -1,4 +1,5 @@
 -- Binary COPY goes through send/recv: raw Marshal bytes, validated on the way in.
+\i sql/include/shared_tables.sql
 \set VERBOSITY terse
 
 CREATE TABLE src AS SELECT name, ('\x' || hex)::rbmarshal AS m FROM fx;

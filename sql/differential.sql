@@ -1,8 +1,6 @@
 -- Differential tests against Ruby: test/diff/generate.rb recorded what Ruby
 -- 3.1 + ActiveSupport wrote for thousands of values (see test/diff/README.md).
-
-CREATE TABLE to_json (name text PRIMARY KEY, hex text, expected text);
-\copy to_json FROM 'test/diff/to_json.tsv' WITH (FORMAT csv, DELIMITER E'\t', QUOTE E'\x01')
+\i sql/include/shared_tables.sql
 CREATE TABLE from_json (name text PRIMARY KEY, json text, hex text, hex_symbolized text);
 \copy from_json FROM 'test/diff/from_json.tsv' WITH (FORMAT csv, DELIMITER E'\t', QUOTE E'\x01')
 SELECT count(*) > 2000 AS many_to_json FROM to_json;

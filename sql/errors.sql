@@ -1,4 +1,5 @@
 -- Every error class, with its SQLSTATE, message and detail pinned.
+\i sql/include/shared_tables.sql
 
 -- SQLSTATE and message of casting text to rbmarshal
 CREATE FUNCTION pg_temp.try(t text) RETURNS text LANGUAGE plpgsql AS $$

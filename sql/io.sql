@@ -1,4 +1,5 @@
 -- Text and binary I/O: every fixture (bytes MRI wrote) round-trips exactly.
+\i sql/include/shared_tables.sql
 \set VERBOSITY terse
 
 

@@ -1,4 +1,5 @@
 -- rbmarshal -> jsonb: what Rails (ActiveSupport::JSON.encode) would write.
+\i sql/include/shared_tables.sql
 
 CREATE FUNCTION pg_temp.try_jsonb(v rbmarshal) RETURNS text LANGUAGE plpgsql AS $$
 BEGIN

@@ -1,5 +1,6 @@
 -- The migration toolkit: find bad rows first, convert in committed batches
 -- with progress, keep bad rows aside with their error, check the result.
+\i sql/include/shared_tables.sql
 
 -- an activerecord-session_store table, with three rows that cannot convert
 CREATE TABLE sessions_m (id bigserial PRIMARY KEY, session_id text, data text, data_json jsonb);

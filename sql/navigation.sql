@@ -1,5 +1,6 @@
 -- Navigation agrees with the jsonb view: for every value v, key k and index i,
 -- (v -> k)::jsonb IS NOT DISTINCT FROM v::jsonb -> k, and the same for ->>, #>, #>>.
+\i sql/include/shared_tables.sql
 
 CREATE TABLE nav AS
 SELECT name, ('\x' || hex)::rbmarshal AS v, expected::jsonb AS j FROM to_json;

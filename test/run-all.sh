@@ -3,7 +3,7 @@
 #   install what is needed, build with warnings as errors, run the codec's
 #   unit tests (plain and under ASan+UBSan), check the committed fixtures are
 #   what Ruby writes, install the extension and run the pg_regress suite in a
-#   throwaway cluster (pg_virtualenv).
+#   throwaway cluster (pg_virtualenv), then each of its tests alone.
 # Each suite adds to the totals; the last line is "N passed, N failed".
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -105,6 +105,11 @@ fi
 [[ -f regression.diffs ]] && head -n 300 regression.diffs
 echo "regress: $ok passed, $bad failed" >"$log/regress"
 tally regress "$log/regress"
+
+echo "== each regression test alone, in a fresh database"
+pg_virtualenv -t bash test/regress-alone.sh >"$log/alone" 2>&1
+grep -vE 'PostgreSQL cluster|^regress-alone: ' "$log/alone"
+tally regress-alone "$log/alone"
 
 echo "== operational tests (memory, cancel, dump/restore) in a throwaway cluster"
 pg_virtualenv -t bash test/ops/run.sh >"$log/ops.raw" 2>&1
