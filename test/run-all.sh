@@ -108,7 +108,7 @@ tally regress "$log/regress"
 
 echo "== each regression test alone, in a fresh database"
 pg_virtualenv -t bash test/regress-alone.sh >"$log/alone" 2>&1
-grep -vE 'PostgreSQL cluster|^regress-alone: ' "$log/alone"
+grep -vE 'PostgreSQL cluster|^Dropping cluster|^regress-alone: ' "$log/alone"
 tally regress-alone "$log/alone"
 
 echo "== operational tests (memory, cancel, dump/restore) in a throwaway cluster"
