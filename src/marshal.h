@@ -317,7 +317,7 @@ extern MarshalStatus marshal_long(const MarshalDoc *doc, size_t pos,
 /*
  * The JSON view (marshal_json.c): what Rails' ActiveSupport::JSON.encode
  * would write for the value, as events to a sink.  PostgreSQL's sink builds
- * a jsonb; marshal_to_json_text() writes JSON text.
+ * a jsonb; marshal_to_json_text() (marshal_json_text.c) writes JSON text.
  */
 typedef enum MarshalBinaryMode
 {
@@ -644,7 +644,10 @@ extern MarshalStatus marshal_view_find(const MarshalDoc *doc,
 									   const MarshalJsonSink *transcoder,
 									   size_t *found, MarshalError *err);
 
-/* Instants and dates for the typed casts (Time, TimeWithZone, DateTime). */
+/*
+ * Instants and dates for the typed casts and inspect (marshal_time.c):
+ * Time, TimeWithZone, DateTime and Date.
+ */
 typedef struct MarshalInstant
 {
 	int64_t		epoch;			/* seconds since 1970-01-01 UTC */

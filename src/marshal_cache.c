@@ -20,16 +20,10 @@
 #include <string.h>
 #include <zlib.h>
 
-#define TRY(expr) \
-	do { MarshalStatus s_ = (expr); if (s_ != MARSHAL_OK) return s_; } while (0)
-
 static MarshalStatus
 fail(MarshalError *err, MarshalStatus st, size_t offset, const char *what)
 {
-	err->status = st;
-	err->offset = offset;
-	snprintf(err->detail, sizeof(err->detail), "%s", what);
-	return st;
+	return marshal_error(err, st, offset, "%s", what);
 }
 
 static void *

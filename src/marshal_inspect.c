@@ -31,9 +31,6 @@ typedef struct Out
 	uint32_t	steps;
 } Out;
 
-#define TRY(expr) \
-	do { MarshalStatus s_ = (expr); if (s_ != MARSHAL_OK) return s_; } while (0)
-
 static MarshalStatus show(Out *o, size_t pos);
 
 static MarshalStatus

@@ -7,9 +7,24 @@
 
 #include "marshal.h"
 
+#include <stdarg.h>
+
 #ifndef lengthof
 #define lengthof(a) (sizeof(a) / sizeof((a)[0]))
 #endif
+
+/* Fill *err and return status (marshal_reader.c). */
+extern MarshalStatus marshal_error(MarshalError *err, MarshalStatus status,
+								   size_t offset, const char *fmt,...)
+			__attribute__((format(printf, 4, 5)));
+extern MarshalStatus marshal_verror(MarshalError *err, MarshalStatus status,
+									size_t offset, const char *fmt,
+									va_list ap)
+			__attribute__((format(printf, 4, 0)));
+
+/* Return a failed status at once; the callee has filled the error. */
+#define TRY(expr) \
+	do { MarshalStatus s_ = (expr); if (s_ != MARSHAL_OK) return s_; } while (0)
 
 /*
  * MRI's r_long: 0; 5..127 and -128..-5 are small values; 1..4 and -1..-4
@@ -196,8 +211,74 @@ extern size_t marshal_format_year(int64_t y, char *out);
 
 /* marshal_view.c */
 extern bool marshal_bytes_eq(MarshalBytes b, const char *s);
+/* The value of the ivar called name among count pairs at pos; 0 if absent. */
 extern MarshalStatus marshal_find_ivar(const MarshalDoc *doc, size_t pos,
 									   uint32_t count, const char *name,
 									   size_t *vpos, MarshalError *err);
+
+/*
+ * Each of the count ivar pairs at pos, in order: fn (if not NULL) gets the
+ * name and the value's position; *end receives the offset after them.
+ */
+typedef MarshalStatus (*MarshalIvarFn) (const MarshalDoc *doc,
+										MarshalBytes name, size_t vpos,
+										void *arg, MarshalError *err);
+extern MarshalStatus marshal_for_each_ivar(const MarshalDoc *doc, size_t pos,
+										   uint32_t count, MarshalIvarFn fn,
+										   void *arg, size_t *end,
+										   MarshalError *err);
+
+/* One step of a path into a value: a key, or an index when key is NULL. */
+typedef struct MarshalPathStep
+{
+	const uint8_t *key;
+	size_t		keylen;
+	int64_t		index;			/* -1: no step yet (a key being read) */
+} MarshalPathStep;
+
+/* marshal_json.c: " (at $.a[3])" after an error's detail, path[1..depth] */
+extern void marshal_error_locate(MarshalError *err, const MarshalPathStep *path,
+								 uint32_t depth);
+
+/* marshal_time.c: what a Time's payload and ivars say */
+typedef struct MarshalTime
+{
+	int64_t		epoch;			/* seconds since 1970 UTC */
+	int64_t		nsec;
+	bool		utc;
+	int64_t		offset;			/* seconds east of UTC when !utc */
+} MarshalTime;
+
+/* an Integer (fixnum, or bignum that fits 64 bits); *ok false if not one */
+extern MarshalStatus marshal_read_int(const MarshalDoc *doc, size_t pos,
+									  int64_t *v, bool *ok, MarshalError *err);
+/* an Integer, or a Rational floored to one */
+extern MarshalStatus marshal_read_int_or_rational(const MarshalDoc *doc,
+												  size_t pos, int64_t *v,
+												  bool *ok, MarshalError *err);
+extern MarshalStatus marshal_time_decode(const MarshalDoc *doc,
+										 const MarshalNode *n, MarshalTime *t,
+										 MarshalError *err);
+/* [nth, jd, df, sf, of] of a Date or DateTime */
+extern MarshalStatus marshal_date_fields(const MarshalDoc *doc,
+										 const MarshalNode *n, int64_t *v,
+										 MarshalError *err);
+/* as_json text of a wall clock, Time, TimeWithZone, Date and DateTime
+ * (out holds 80 bytes; prec fraction digits, 0..9) */
+extern size_t marshal_format_wall(int64_t wall, int64_t nsec, int prec,
+								  char *out);
+extern MarshalStatus marshal_time_json(const MarshalDoc *doc,
+									   const MarshalNode *n, int prec,
+									   char *out, size_t *len,
+									   MarshalError *err);
+extern MarshalStatus marshal_time_with_zone_json(const MarshalDoc *doc,
+												 const MarshalNode *n,
+												 int prec, char *out,
+												 size_t *len,
+												 MarshalError *err);
+extern MarshalStatus marshal_date_json(const MarshalDoc *doc,
+									   const MarshalNode *n, bool datetime,
+									   int prec, char *out, size_t *len,
+									   MarshalError *err);
 
 #endif							/* RBMARSHAL_MARSHAL_INTERNAL_H */

@@ -22,13 +22,6 @@
 
 #define PATH_KEY_SHOWN 40		/* bytes of a key an error message shows */
 
-typedef struct PathStep
-{
-	const uint8_t *key;			/* NULL for an array index */
-	size_t		keylen;
-	int64_t		index;			/* -1: no step yet (a key being read) */
-} PathStep;
-
 typedef struct Walk
 {
 	const MarshalDoc *doc;
@@ -44,25 +37,22 @@ typedef struct Walk
 	uint32_t	nactive;
 	uint32_t	activecap;
 	size_t		active_inline[64];
-	PathStep	path[PATH_STEPS];
+	MarshalPathStep path[PATH_STEPS];
 	/* keys whose text was made on the stack, for path[]; last: not cleared */
 	char		scratch[PATH_STEPS][PATH_KEY_SHOWN];
 } Walk;
 
-#define TRY(expr) \
-	do { MarshalStatus s_ = (expr); if (s_ != MARSHAL_OK) return s_; } while (0)
-
 static MarshalStatus emit_value(Walk *w, size_t pos, size_t *next);
 
-/* "$.a[3].b" for the current path, for error messages. */
+/* "$.a[3].b" for path[1..depth], for error messages. */
 static void
-format_path(Walk *w, char *out, size_t size)
+format_path(const MarshalPathStep *path, uint32_t depth, char *out, size_t size)
 {
 	size_t		n = (size_t) snprintf(out, size, "$");
 
-	for (uint32_t i = 1; i <= w->depth && i < PATH_STEPS && n < size; i++)
+	for (uint32_t i = 1; i <= depth && i < PATH_STEPS && n < size; i++)
 	{
-		PathStep   *s = &w->path[i];
+		const MarshalPathStep *s = &path[i];
 
 		if (s->key && n + 1 < size)
 		{
@@ -73,8 +63,27 @@ format_path(Walk *w, char *out, size_t size)
 			n += (size_t) snprintf(out + n, size - n, "[%lld]",
 								   (long long) s->index);
 	}
-	if (w->depth > PATH_STEPS && n < size)
+	if (depth > PATH_STEPS && n < size)
 		snprintf(out + n, size - n, "...");
+}
+
+void
+marshal_error_locate(MarshalError *err, const MarshalPathStep *path,
+					 uint32_t depth)
+{
+	char	   *d = err->detail;
+	size_t		size = sizeof(err->detail);
+	size_t		n = strlen(d);
+
+	/* where in the value, if it fits: " (at $.a[3])" */
+	if (n + 6 < size)
+	{
+		memcpy(d + n, " (at ", 5);
+		format_path(path, depth, d + n + 5, size - n - 6);
+		n = strlen(d);
+		d[n] = ')';
+		d[n + 1] = '\0';
+	}
 }
 
 static MarshalStatus
@@ -84,26 +93,22 @@ fail(Walk *w, MarshalStatus status, size_t offset, const char *fmt,...)
 static MarshalStatus
 fail(Walk *w, MarshalStatus status, size_t offset, const char *fmt,...)
 {
-	char	   *d = w->err->detail;
-	size_t		size = sizeof(w->err->detail);
-	size_t		n;
 	va_list		ap;
 
 	va_start(ap, fmt);
-	n = (size_t) vsnprintf(d, size, fmt, ap);
+	marshal_verror(w->err, status, offset, fmt, ap);
 	va_end(ap);
-	/* then where in the value: " (at $.a[3])" */
-	if (n + 6 < size)
-	{
-		memcpy(d + n, " (at ", 5);
-		format_path(w, d + n + 5, size - n - 6);
-		n = strlen(d);
-		d[n] = ')';
-		d[n + 1] = '\0';
-	}
-	w->err->status = status;
-	w->err->offset = offset;
+	marshal_error_locate(w->err, w->path, w->depth);
 	return status;
+}
+
+/* A time decoder's refusal gets the walk's place, as fail() gives it. */
+static MarshalStatus
+located(Walk *w, MarshalStatus st)
+{
+	if (st == MARSHAL_ERR_UNREPRESENTABLE)
+		marshal_error_locate(w->err, w->path, w->depth);
+	return st;
 }
 
 static const char *
@@ -327,473 +332,13 @@ number_to_s(Walk *w, size_t pos, const MarshalNode *n, char *buf, size_t size,
 	return MARSHAL_OK;
 }
 
-/*
- * Read the ivar block of count pairs at pos; for each pair call fn with the
- * name and the value's position.  *end receives the offset after the block.
- */
-typedef MarshalStatus (*IvarFn) (Walk *w, MarshalBytes name, size_t vpos,
-								 void *arg);
-
+/* A time's as_json text, or its decoder's refusal at this place. */
 static MarshalStatus
-for_each_ivar(Walk *w, size_t pos, uint32_t count, IvarFn fn, void *arg,
-			  size_t *end)
+emit_time_text(Walk *w, MarshalStatus st, const char *text, size_t len)
 {
-	MarshalError *err = w->err;
-
-	for (uint32_t i = 0; i < count; i++)
-	{
-		MarshalBytes name;
-
-		TRY(marshal_symbol(w->doc, pos, &name, NULL, NULL, &pos, err));
-		if (fn)
-			TRY(fn(w, name, pos, arg));
-		TRY(marshal_skip(w->doc, pos, &pos, err));
-	}
-	*end = pos;
-	return MARSHAL_OK;
-}
-
-/* Find one ivar by name among count pairs at pos; *vpos = 0 if absent. */
-typedef struct FindIvar
-{
-	const char *name;
-	size_t		vpos;
-} FindIvar;
-
-static MarshalStatus
-find_ivar_fn(Walk *w, MarshalBytes name, size_t vpos, void *arg)
-{
-	FindIvar   *f = arg;
-
-	(void) w;
-	if (marshal_bytes_eq(name, f->name))
-		f->vpos = vpos;
-	return MARSHAL_OK;
-}
-
-static MarshalStatus
-find_ivar(Walk *w, size_t pos, uint32_t count, const char *name, size_t *vpos)
-{
-	FindIvar	f = {name, 0};
-	size_t		end;
-
-	TRY(for_each_ivar(w, pos, count, find_ivar_fn, &f, &end));
-	*vpos = f.vpos;
-	return MARSHAL_OK;
-}
-
-/* Read an Integer (fixnum, or bignum that fits) at pos. */
-static MarshalStatus
-read_int(Walk *w, size_t pos, int64_t *v, bool *ok)
-{
-	MarshalNode n;
-
-	TRY(marshal_node(w->doc, pos, &n, w->err));
-	*ok = true;
-	if (n.type == MT_FIXNUM)
-		*v = n.ival;
-	else if (n.type == MT_BIGNUM && n.data.len <= 8)
-	{
-		uint64_t	m = 0;
-
-		for (size_t i = n.data.len; i-- > 0;)
-			m = m << 8 | n.data.ptr[i];
-		if (m > (uint64_t) INT64_MAX)
-			*ok = false;
-		*v = n.negative ? -(int64_t) m : (int64_t) m;
-	}
-	else
-		*ok = false;
-	return MARSHAL_OK;
-}
-
-/* Integer, or Rational num/den floored to an integer (Time offsets, sf). */
-static MarshalStatus
-read_int_or_rational(Walk *w, size_t pos, int64_t *v, bool *ok)
-{
-	MarshalNode n;
-
-	TRY(marshal_node(w->doc, pos, &n, w->err));
-	if (n.type == MT_USRMARSHAL && marshal_bytes_eq(n.cls, "Rational"))
-	{
-		MarshalNode arr;
-		size_t		p;
-		int64_t		num;
-		int64_t		den;
-		bool		ok2;
-
-		TRY(marshal_node(w->doc, n.items, &arr, w->err));
-		*ok = false;
-		if (arr.type != MT_ARRAY || arr.count != 2)
-			return MARSHAL_OK;
-		p = arr.items;
-		TRY(read_int(w, p, &num, ok));
-		TRY(marshal_skip(w->doc, p, &p, w->err));
-		TRY(read_int(w, p, &den, &ok2));
-		if (!*ok || !ok2 || den <= 0)
-		{
-			*ok = false;
-			return MARSHAL_OK;
-		}
-		*v = num >= 0 ? num / den : -((-num + den - 1) / den);
-		return MARSHAL_OK;
-	}
-	return read_int(w, pos, v, ok);
-}
-
-/* What a Time's _dump payload and ivars say. */
-typedef struct TimeInfo
-{
-	int64_t		epoch;			/* seconds since 1970 UTC */
-	int64_t		nsec;
-	bool		utc;
-	int64_t		offset;			/* seconds east of UTC when !utc */
-} TimeInfo;
-
-typedef struct TimeIvars
-{
-	TimeInfo   *t;
-	int64_t		nano_num;
-	int64_t		nano_den;
-	bool		has_nano;
-	int			submicro;		/* -1 if absent */
-	bool		bad;
-} TimeIvars;
-
-static MarshalStatus
-time_ivar_fn(Walk *w, MarshalBytes name, size_t vpos, void *arg)
-{
-	TimeIvars  *ti = arg;
-	bool		ok = true;
-
-	if (marshal_bytes_eq(name, "offset"))
-	{
-		TRY(read_int_or_rational(w, vpos, &ti->t->offset, &ok));
-		if (ok)
-			ti->t->utc = false;
-	}
-	else if (marshal_bytes_eq(name, "nano_num"))
-	{
-		TRY(read_int(w, vpos, &ti->nano_num, &ok));
-		ti->has_nano = true;
-	}
-	else if (marshal_bytes_eq(name, "nano_den"))
-		TRY(read_int(w, vpos, &ti->nano_den, &ok));
-	else if (marshal_bytes_eq(name, "submicro"))
-	{
-		MarshalNode n;
-
-		TRY(marshal_node(w->doc, vpos, &n, w->err));
-		if (n.type == MT_STRING && n.data.len >= 1)
-		{
-			/* packed BCD: the hundreds, tens and units of the nanoseconds */
-			int			d0 = n.data.ptr[0] >> 4;
-			int			d1 = n.data.ptr[0] & 15;
-			int			d2 = n.data.len > 1 ? n.data.ptr[1] >> 4 : 0;
-
-			ti->submicro = d0 * 100 + d1 * 10 + d2;
-		}
-	}
-	if (!ok)
-		ti->bad = true;
-	return MARSHAL_OK;
-}
-
-/* Decode a Time node (u :Time) per time.c's time_mdump layout. */
-static MarshalStatus
-decode_time(Walk *w, const MarshalNode *n, TimeInfo *t)
-{
-	const uint8_t *b = n->data.ptr;
-	uint32_t	p;
-	uint32_t	s;
-	TimeIvars	ti;
-
-	memset(t, 0, sizeof(*t));
-	if (n->data.len < 8)
-		return fail(w, MARSHAL_ERR_UNREPRESENTABLE, n->pos,
-					"Time payload of %zu bytes is too short", n->data.len);
-	p = (uint32_t) b[0] | (uint32_t) b[1] << 8 | (uint32_t) b[2] << 16 | (uint32_t) b[3] << 24;
-	s = (uint32_t) b[4] | (uint32_t) b[5] << 8 | (uint32_t) b[6] << 16 | (uint32_t) b[7] << 24;
-	if (!(p & (1u << 31)))
-	{
-		/* before Ruby 1.9: seconds and microseconds */
-		t->epoch = p;
-		t->nsec = (int64_t) s * 1000;
-		t->utc = true;
-	}
-	else
-	{
-		int64_t		year = ((p >> 14) & 0xffff) + 1900;
-		int			mon = ((p >> 10) & 0xf) + 1;
-		int			mday = (p >> 5) & 0x1f;
-		int			hour = p & 0x1f;
-		int			min = (s >> 26) & 0x3f;
-		int			sec = (s >> 20) & 0x3f;
-
-		if (n->data.len > 8)
-		{
-			/* years outside 1900..1900+0xffff carry an extension */
-			MarshalDoc	sub = {.buf = b + 8, .len = n->data.len - 8};
-			size_t		e;
-			int64_t		ext;
-
-			if (marshal_long(&sub, 0, &ext, &e, w->err) == MARSHAL_OK && ext > 0 &&
-				(size_t) ext <= sub.len - e && ext <= 7)
-			{
-				int64_t		v = 0;
-
-				/* past 4 bytes of years, seconds since 1970 overflow 64 bits */
-				if (ext > 4)
-					return fail(w, MARSHAL_ERR_UNREPRESENTABLE, n->pos,
-								"Time year extension of %d bytes is out of range",
-								(int) ext);
-				for (int64_t i = ext; i-- > 0;)
-					v = v << 8 | b[8 + e + i];
-				year = year == 1900 ? 1900 - v : 1900 + 0xffff + v;
-			}
-		}
-		t->utc = (p >> 30) & 1;
-		t->epoch = marshal_days_from_civil(year, mon, mday) * 86400 +
-			hour * 3600 + min * 60 + sec;
-		t->nsec = (int64_t) (s & 0xfffff) * 1000;
-	}
-
-	memset(&ti, 0, sizeof(ti));
-	ti.t = t;
-	ti.nano_den = 1;
-	ti.submicro = -1;
-	t->offset = 0;
-	{
-		bool		utc_flag = t->utc;
-
-		/* the offset ivar clears utc; keep the payload's flag instead */
-		if (n->has_ivars && n->ivars)
-		{
-			int64_t		count;
-			size_t		pos;
-			size_t		end;
-
-			TRY(marshal_long(w->doc, n->ivars, &count, &pos, w->err));
-			TRY(for_each_ivar(w, pos, (uint32_t) (count > 0 ? count : 0),
-							  time_ivar_fn, &ti, &end));
-		}
-		t->utc = utc_flag;
-	}
-	if (ti.bad || ti.nano_den <= 0)
-		return fail(w, MARSHAL_ERR_UNREPRESENTABLE, n->pos,
-					"Time with an offset or fraction that is not an Integer or Rational");
-	if (ti.has_nano)
-		t->nsec += ti.nano_num / ti.nano_den;
-	else if (ti.submicro >= 0)
-		t->nsec += ti.submicro;
-	return MARSHAL_OK;
-}
-
-/* "2024-03-05T14:07:09.123" of a wall clock in epoch-style seconds. */
-static size_t
-format_wall(int64_t wall, int64_t nsec, int prec, char *out)
-{
-	int64_t		days = wall >= 0 ? wall / 86400 : -((-wall + 86399) / 86400);
-	int64_t		secs = wall - days * 86400;
-	int64_t		y;
-	int			m;
-	int			d;
-	size_t		n;
-
-	marshal_civil_from_days(days, &y, &m, &d);
-	/* written digit by digit: this runs once per Time of every row */
-	n = marshal_format_year(y, out);
-	out[n++] = '-';
-	n += marshal_put_digits(out + n, m, 2);
-	out[n++] = '-';
-	n += marshal_put_digits(out + n, d, 2);
-	out[n++] = 'T';
-	n += marshal_put_digits(out + n, secs / 3600, 2);
-	out[n++] = ':';
-	n += marshal_put_digits(out + n, secs / 60 % 60, 2);
-	out[n++] = ':';
-	n += marshal_put_digits(out + n, secs % 60, 2);
-	if (prec > 0)
-	{
-		char		frac[24];
-
-		if (nsec >= 0 && nsec < 1000000000)
-			marshal_put_digits(frac, nsec, 9);
-		else
-			snprintf(frac, sizeof(frac), "%09lld", (long long) nsec);
-		out[n++] = '.';
-		memcpy(out + n, frac, (size_t) prec);
-		n += (size_t) prec;
-	}
-	out[n] = '\0';
-	return n;
-}
-
-/* "+05:30" as strftime("%:z") prints a UTC offset in seconds. */
-static size_t
-format_offset(int64_t offset, char *out)
-{
-	int64_t		a = offset < 0 ? -offset : offset;
-
-	size_t		n = 0;
-
-	out[n++] = offset < 0 ? '-' : '+';
-	if (a / 3600 >= 100)
-		n += (size_t) sprintf(out + n, "%lld", (long long) (a / 3600));
-	else
-		n += marshal_put_digits(out + n, a / 3600, 2);
-	out[n++] = ':';
-	n += marshal_put_digits(out + n, a / 60 % 60, 2);
-	out[n] = '\0';
-	return n;
-}
-
-static MarshalStatus
-emit_time(Walk *w, const MarshalNode *n)
-{
-	TimeInfo	t;
-	char		buf[80];
-	size_t		len;
-
-	TRY(decode_time(w, n, &t));
-	len = format_wall(t.epoch + (t.utc ? 0 : t.offset), t.nsec,
-					  w->opts.time_precision, buf);
-	if (t.utc)
-		buf[len++] = 'Z';
-	else
-		len += format_offset(t.offset, buf + len);
-	w->sink->string(w->sink->ctx, buf, len, false);
-	return MARSHAL_OK;
-}
-
-/* ActiveSupport::TimeWithZone: [utc_time, zone_name, local_time]. */
-static MarshalStatus
-emit_time_with_zone(Walk *w, const MarshalNode *n)
-{
-	MarshalNode arr;
-	MarshalNode el[3];
-	size_t		p;
-	TimeInfo	utc;
-	TimeInfo	local;
-	char		buf[80];
-	size_t		len;
-
-	TRY(marshal_node(w->doc, n->items, &arr, w->err));
-	if (arr.type != MT_ARRAY || arr.count != 3)
-		return fail(w, MARSHAL_ERR_UNREPRESENTABLE, n->pos,
-					"ActiveSupport::TimeWithZone data is not [utc, zone, local]");
-	p = arr.items;
-	for (int i = 0; i < 3; i++)
-	{
-		TRY(marshal_node(w->doc, p, &el[i], w->err));
-		TRY(marshal_skip(w->doc, p, &p, w->err));
-	}
-	if (el[0].type != MT_USERDEF || el[2].type != MT_USERDEF)
-		return fail(w, MARSHAL_ERR_UNREPRESENTABLE, n->pos,
-					"ActiveSupport::TimeWithZone without Times");
-	TRY(decode_time(w, &el[0], &utc));
-	TRY(decode_time(w, &el[2], &local));
-	/* the local Time holds the zone's wall clock in UTC mode */
-	len = format_wall(local.epoch + (local.utc ? 0 : local.offset), local.nsec,
-					  w->opts.time_precision, buf);
-	if (el[1].type == MT_STRING &&
-		(marshal_bytes_eq(el[1].data, "UTC") || marshal_bytes_eq(el[1].data, "Etc/UTC")))
-		buf[len++] = 'Z';
-	else
-	{
-		/* epoch is always the UTC instant; the offset is wall minus instant */
-		len += format_offset(local.epoch + (local.utc ? 0 : local.offset) -
-							 utc.epoch, buf + len);
-	}
-	w->sink->string(w->sink->ctx, buf, len, false);
-	return MARSHAL_OK;
-}
-
-/* Date and DateTime's marshal_dump [nth, jd, df, sf, of, sg]: the first five. */
-static MarshalStatus
-date_fields(Walk *w, const MarshalNode *n, int64_t *v)
-{
-	MarshalNode arr;
-	size_t		p;
-	bool		ok;
-
-	TRY(marshal_node(w->doc, n->items, &arr, w->err));
-	if (arr.type != MT_ARRAY || arr.count != 6)
-		return fail(w, MARSHAL_ERR_UNREPRESENTABLE, n->pos,
-					"Date data is not [nth, jd, df, sf, of, sg]");
-	p = arr.items;
-	for (int i = 0; i < 5; i++)
-	{
-		TRY(i == 3 ? read_int_or_rational(w, p, &v[i], &ok) : read_int(w, p, &v[i], &ok));
-		if (!ok)
-			return fail(w, MARSHAL_ERR_UNREPRESENTABLE, n->pos,
-						"Date field %d is not an Integer", i);
-		TRY(marshal_skip(w->doc, p, &p, w->err));
-	}
-	if (v[0] != 0)
-		return fail(w, MARSHAL_ERR_UNREPRESENTABLE, n->pos,
-					"Date beyond the Julian period (nth %lld)", (long long) v[0]);
-	return MARSHAL_OK;
-}
-
-/* Date as "%Y-%m-%d", DateTime as xmlschema. */
-static MarshalStatus
-emit_date(Walk *w, const MarshalNode *n, bool datetime)
-{
-	MarshalNode arr;
-	MarshalNode sgn;
-	int64_t		v[5];
-	size_t		p;
-	double		sg = 2299161.0;
-	int64_t		jd;
-	int64_t		y;
-	int			m;
-	int			d;
-	char		buf[80];
-	size_t		len;
-
-	TRY(date_fields(w, n, v));
-	/* the calendar reform day sg, the sixth element */
-	TRY(marshal_node(w->doc, n->items, &arr, w->err));
-	p = arr.items;
-	for (int i = 0; i < 5; i++)
-		TRY(marshal_skip(w->doc, p, &p, w->err));
-	TRY(marshal_node(w->doc, p, &sgn, w->err));
-	if (sgn.type == MT_FLOAT && !marshal_parse_float(sgn.data.ptr, sgn.data.len, &sg))
-		sg = 2299161.0;
-	jd = v[1];
-	if (datetime)
-	{
-		/* jd and df are UTC; the wall clock is shifted by the offset */
-		int64_t		secs = v[2] + v[4];
-
-		jd += secs >= 0 ? secs / 86400 : -((-secs + 86399) / 86400);
-		secs -= (secs >= 0 ? secs / 86400 : -((-secs + 86399) / 86400)) * 86400;
-		v[2] = secs;
-	}
-	if ((double) jd < sg)
-		marshal_julian_from_jd(jd, &y, &m, &d);
-	else
-		marshal_civil_from_days(jd - 2440588, &y, &m, &d);
-	len = marshal_format_year(y, buf);
-	len += (size_t) sprintf(buf + len, "-%02d-%02d", m, d);
-	if (datetime)
-	{
-		len += (size_t) sprintf(buf + len, "T%02d:%02d:%02d",
-								(int) (v[2] / 3600), (int) (v[2] / 60 % 60),
-								(int) (v[2] % 60));
-		if (w->opts.time_precision > 0)
-		{
-			char		frac[24];
-
-			snprintf(frac, sizeof(frac), "%09lld", (long long) (v[3] % 1000000000));
-			buf[len++] = '.';
-			memcpy(buf + len, frac, (size_t) w->opts.time_precision);
-			len += (size_t) w->opts.time_precision;
-		}
-		len += format_offset(v[4], buf + len);
-	}
-	w->sink->string(w->sink->ctx, buf, len, false);
+	if (st != MARSHAL_OK)
+		return located(w, st);
+	w->sink->string(w->sink->ctx, text, len, false);
 	return MARSHAL_OK;
 }
 
@@ -985,9 +530,9 @@ emit_range(Walk *w, const MarshalNode *n)
 	bool		ok1;
 	bool		ok2;
 
-	TRY(find_ivar(w, n->items, n->count, "begin", &vb));
-	TRY(find_ivar(w, n->items, n->count, "end", &ve));
-	TRY(find_ivar(w, n->items, n->count, "excl", &vx));
+	TRY(marshal_find_ivar(w->doc, n->items, n->count, "begin", &vb, w->err));
+	TRY(marshal_find_ivar(w->doc, n->items, n->count, "end", &ve, w->err));
+	TRY(marshal_find_ivar(w->doc, n->items, n->count, "excl", &vx, w->err));
 	if (!vb || !ve || !vx)
 		return fail(w, MARSHAL_ERR_UNREPRESENTABLE, n->pos, "Range without begin, end and excl");
 	TRY(marshal_node(w->doc, vb, &b, w->err));
@@ -1085,7 +630,7 @@ emit_key(Walk *w, const MarshalEntry *e, const MarshalLeaf *leaf)
 	}
 	if (w->depth < PATH_STEPS)
 	{
-		PathStep   *s = &w->path[w->depth];
+		MarshalPathStep *s = &w->path[w->depth];
 
 		/* buf is gone once the value is walked: keep what a message shows */
 		s->keylen = k.text.len;
@@ -1319,7 +864,7 @@ emit_cast(Walk *w, const MarshalEntry *e, size_t *end)
 		case MCAST_TIME:
 			{
 				char		buf[80];
-				size_t		len = format_wall(c.time.epoch, c.time.nsec,
+				size_t		len = marshal_format_wall(c.time.epoch, c.time.nsec,
 											  w->opts.time_precision, buf);
 
 				buf[len++] = 'Z';
@@ -1413,10 +958,22 @@ emit_scalar_object(Walk *w, const MarshalNode *n)
 
 	if (n->type == MT_USRMARSHAL)
 	{
+		char		buf[80];
+		size_t		len;
+		MarshalStatus st;
+
 		if (marshal_bytes_eq(n->cls, "Date") || marshal_bytes_eq(n->cls, "DateTime"))
-			return emit_date(w, n, n->cls.len == 8);
+		{
+			st = marshal_date_json(w->doc, n, n->cls.len == 8, w->opts.time_precision,
+								   buf, &len, w->err);
+			return emit_time_text(w, st, buf, len);
+		}
 		if (marshal_bytes_eq(n->cls, "ActiveSupport::TimeWithZone"))
-			return emit_time_with_zone(w, n);
+		{
+			st = marshal_time_with_zone_json(w->doc, n, w->opts.time_precision,
+											 buf, &len, w->err);
+			return emit_time_text(w, st, buf, len);
+		}
 		return emit_numeric_pair(w, n, marshal_bytes_eq(n->cls, "Complex"));
 	}
 	if (n->type != MT_OBJECT)
@@ -1427,7 +984,7 @@ emit_scalar_object(Walk *w, const MarshalNode *n)
 	{
 		MarshalNode v;
 
-		TRY(find_ivar(w, n->items, n->count, "@value", &vpos));
+		TRY(marshal_find_ivar(w->doc, n->items, n->count, "@value", &vpos, w->err));
 		if (!vpos)
 			return fail(w, MARSHAL_ERR_UNREPRESENTABLE, n->pos, "Duration without @value");
 		TRY(marshal_node(w->doc, vpos, &v, w->err));
@@ -1447,14 +1004,14 @@ emit_scalar_object(Walk *w, const MarshalNode *n)
 	}
 	if (marshal_bytes_eq(n->cls, "ActiveSupport::TimeZone"))
 	{
-		TRY(find_ivar(w, n->items, n->count, "@name", &vpos));
+		TRY(marshal_find_ivar(w->doc, n->items, n->count, "@name", &vpos, w->err));
 		if (vpos)
 			return emit_value(w, vpos, &ignored);
 		w->sink->null(w->sink->ctx);
 		return MARSHAL_OK;
 	}
 	/* an Exception: its message (internal ivar "mesg"), or its class name */
-	TRY(find_ivar(w, n->items, n->count, "mesg", &vpos));
+	TRY(marshal_find_ivar(w->doc, n->items, n->count, "mesg", &vpos, w->err));
 	{
 		MarshalNode m;
 		MarshalBytes none = {NULL, 0};
@@ -1478,7 +1035,8 @@ skip_trailing_ivars(Walk *w, const MarshalNode *n, size_t pos, size_t *end)
 		return MARSHAL_OK;
 	}
 	TRY(marshal_long(w->doc, pos, &count, &pos, w->err));
-	return for_each_ivar(w, pos, (uint32_t) (count > 0 ? count : 0), NULL, NULL, end);
+	return marshal_for_each_ivar(w->doc, pos, (uint32_t) (count > 0 ? count : 0), NULL,
+								 NULL, end, w->err);
 }
 
 /*
@@ -1576,7 +1134,14 @@ emit_flat(Walk *w, const MarshalNode *n)
 							 n->encname, false);
 		case MT_USERDEF:
 			if (marshal_bytes_eq(n->cls, "Time"))
-				return emit_time(w, n);
+			{
+				char		buf[80];
+				size_t		len;
+				MarshalStatus st = marshal_time_json(w->doc, n, w->opts.time_precision,
+													 buf, &len, w->err);
+
+				return emit_time_text(w, st, buf, len);
+			}
 			if (marshal_bytes_eq(n->cls, "BigDecimal"))
 				return emit_bigdecimal(w, n);
 			{
@@ -1778,376 +1343,5 @@ marshal_to_json(const MarshalDoc *doc, const MarshalJsonSink *sink,
 	if (st == MARSHAL_OK && end != doc->len)
 		st = fail(&w, MARSHAL_ERR_FORMAT, end, "value ends before the stream");
 	walk_done(&w);
-	return st;
-}
-
-MarshalStatus
-marshal_instant(const MarshalDoc *doc, size_t pos, MarshalInstant *t,
-				bool *ok, MarshalError *err)
-{
-	Walk		w;
-	MarshalNode n;
-	TimeInfo	ti;
-
-	*ok = false;
-	TRY(walk_init(&w, doc, NULL, NULL, NULL, err));
-	TRY(marshal_node(doc, pos, &n, err));
-	if (n.type == MT_USERDEF && marshal_bytes_eq(n.cls, "Time"))
-		TRY(decode_time(&w, &n, &ti));
-	else if (n.type == MT_USRMARSHAL && marshal_bytes_eq(n.cls, "ActiveSupport::TimeWithZone"))
-	{
-		/* its first element is the UTC Time */
-		MarshalNode arr;
-		MarshalNode utc;
-
-		TRY(marshal_node(doc, n.items, &arr, err));
-		if (arr.type != MT_ARRAY || arr.count < 1)
-			return MARSHAL_OK;
-		TRY(marshal_node(doc, arr.items, &utc, err));
-		if (utc.type != MT_USERDEF)
-			return MARSHAL_OK;
-		TRY(decode_time(&w, &utc, &ti));
-	}
-	else if (n.type == MT_USRMARSHAL && marshal_bytes_eq(n.cls, "DateTime"))
-	{
-		int64_t		f[5];
-
-		TRY(date_fields(&w, &n, f));
-		ti.epoch = (f[1] - 2440588) * 86400 + f[2];
-		ti.nsec = f[3] % 1000000000;
-	}
-	else
-		return MARSHAL_OK;
-	t->epoch = ti.epoch;
-	t->nsec = ti.nsec;
-	*ok = true;
-	return MARSHAL_OK;
-}
-
-MarshalStatus
-marshal_time_parts(const MarshalDoc *doc, size_t pos, MarshalInstant *t,
-				   MarshalTimeParts *parts, bool *ok, MarshalError *err)
-{
-	Walk		w;
-	MarshalNode n;
-	TimeInfo	ti;
-	int64_t		wall;
-	int64_t		days;
-	int64_t		secs;
-
-	*ok = false;
-	TRY(walk_init(&w, doc, NULL, NULL, NULL, err));
-	TRY(marshal_node(doc, pos, &n, err));
-	if (n.type != MT_USERDEF || !marshal_bytes_eq(n.cls, "Time"))
-		return MARSHAL_OK;
-	TRY(decode_time(&w, &n, &ti));
-	t->epoch = ti.epoch;
-	t->nsec = ti.nsec;
-	parts->utc = ti.utc;
-	parts->offset = ti.utc ? 0 : ti.offset;
-	wall = ti.epoch + parts->offset;
-	days = wall >= 0 ? wall / 86400 : -((-wall + 86399) / 86400);
-	secs = wall - days * 86400;
-	marshal_civil_from_days(days, &parts->year, &parts->month, &parts->day);
-	parts->hour = (int) (secs / 3600);
-	parts->minute = (int) (secs / 60 % 60);
-	parts->second = (int) (secs % 60);
-	*ok = true;
-	return MARSHAL_OK;
-}
-
-MarshalStatus
-marshal_date_jd(const MarshalDoc *doc, size_t pos, int64_t *jd, bool *ok,
-				MarshalError *err)
-{
-	Walk		w;
-	MarshalNode n;
-	int64_t		f[5];
-
-	*ok = false;
-	TRY(walk_init(&w, doc, NULL, NULL, NULL, err));
-	TRY(marshal_node(doc, pos, &n, err));
-	if (n.type != MT_USRMARSHAL || !marshal_bytes_eq(n.cls, "Date"))
-		return MARSHAL_OK;
-	TRY(date_fields(&w, &n, f));
-	*jd = f[1];
-	*ok = true;
-	return MARSHAL_OK;
-}
-
-/* --- JSON text sink: for unit tests, fuzzing and benchmarks ------------- */
-
-typedef struct TextSink
-{
-	char	   *buf;
-	size_t		len;
-	size_t		cap;
-	bool		failed;
-	const MarshalHooks *hooks;
-	int			need_comma[MARSHAL_DEFAULT_MAX_DEPTH * 4 + 2];
-	int			level;
-	bool		after_key;
-} TextSink;
-
-/* Room for n more bytes and the final NUL; false once out of memory. */
-static bool
-text_grow(TextSink *t, size_t n)
-{
-	size_t		cap = t->cap ? t->cap : 256;
-	char	   *nb;
-
-	if (t->failed)
-		return false;
-	while (cap < t->len + n + 1)
-		cap *= 2;
-	if (t->hooks && t->hooks->realloc && t->buf)
-		nb = t->hooks->realloc(t->hooks->ctx, t->buf, cap);
-	else if (t->hooks && t->hooks->alloc && !t->buf)
-		nb = t->hooks->alloc(t->hooks->ctx, cap);
-	else
-		nb = realloc(t->buf, cap);
-	if (nb == NULL)
-	{
-		t->failed = true;
-		return false;
-	}
-	t->buf = nb;
-	t->cap = cap;
-	return true;
-}
-
-static inline void
-text_put(TextSink *t, const char *s, size_t n)
-{
-	if (t->len + n + 1 > t->cap && !text_grow(t, n))
-		return;
-	memcpy(t->buf + t->len, s, n);
-	t->len += n;
-}
-
-/* Separators: a comma before every element but the first of a container. */
-static void
-text_sep(TextSink *t)
-{
-	if (t->after_key)
-	{
-		t->after_key = false;
-		return;
-	}
-	if (t->level > 0 && t->need_comma[t->level]++)
-		text_put(t, ",", 1);
-}
-
-/* Whether any of the 8 bytes in x needs escaping: < 0x20, '"' or '\\'. */
-static inline bool
-needs_escape8(uint64_t x)
-{
-	const uint64_t ones = 0x0101010101010101ULL;
-	const uint64_t high = 0x8080808080808080ULL;
-	uint64_t	q = x ^ (ones * '"');
-	uint64_t	b = x ^ (ones * '\\');
-
-	/* exact for the word as a whole (bytes >= 0x80 never match) */
-	return (((x - ones * 0x20) & ~x) | ((q - ones) & ~q) | ((b - ones) & ~b)) & high;
-}
-
-static void
-text_quoted(TextSink *t, const char *s, size_t n)
-{
-	static const char hex[] = "0123456789abcdef";
-	size_t		start = 0;
-	size_t		i = 0;
-
-	text_put(t, "\"", 1);
-	for (;;)
-	{
-		unsigned char c;
-		char		esc[6] = {'\\', 'u', '0', '0'};
-		size_t		elen = 2;
-
-		/* text with nothing to escape, 8 bytes at a time */
-		for (; i + 8 <= n; i += 8)
-		{
-			uint64_t	x;
-
-			memcpy(&x, s + i, 8);
-			if (needs_escape8(x))
-				break;
-		}
-		for (; i < n; i++)
-		{
-			c = (unsigned char) s[i];
-			if (c < 0x20 || c == '"' || c == '\\')
-				break;
-		}
-		if (i >= n)
-			break;
-		c = (unsigned char) s[i];
-		text_put(t, s + start, i - start);
-		if (c == '"' || c == '\\')
-			esc[1] = (char) c;
-		else if (c == '\n')
-			esc[1] = 'n';
-		else if (c == '\t')
-			esc[1] = 't';
-		else
-		{
-			esc[4] = hex[c >> 4];
-			esc[5] = hex[c & 0xf];
-			elen = 6;
-		}
-		text_put(t, esc, elen);
-		start = ++i;
-	}
-	text_put(t, s + start, n - start);
-	text_put(t, "\"", 1);
-}
-
-static void
-text_open(void *ctx, const char *c)
-{
-	TextSink   *t = ctx;
-
-	text_sep(t);
-	text_put(t, c, 1);
-	if ((size_t) t->level + 1 < sizeof(t->need_comma) / sizeof(int))
-		t->level++;
-	t->need_comma[t->level] = 0;
-}
-
-static void
-text_close(void *ctx, const char *c)
-{
-	TextSink   *t = ctx;
-
-	text_put(t, c, 1);
-	if (t->level > 0)
-		t->level--;
-}
-
-static void text_begin_object(void *ctx) { text_open(ctx, "{"); }
-static void text_end_object(void *ctx) { text_close(ctx, "}"); }
-static void text_begin_array(void *ctx) { text_open(ctx, "["); }
-static void text_end_array(void *ctx) { text_close(ctx, "]"); }
-
-static void
-text_key(void *ctx, const char *s, size_t n, bool stable)
-{
-	TextSink   *t = ctx;
-
-	(void) stable;
-	text_sep(t);
-	text_quoted(t, s, n);
-	text_put(t, ":", 1);
-	t->after_key = true;
-}
-
-static void
-text_string(void *ctx, const char *s, size_t n, bool stable)
-{
-	(void) stable;
-	text_sep(ctx);
-	text_quoted(ctx, s, n);
-}
-
-static void
-text_null(void *ctx)
-{
-	text_sep(ctx);
-	text_put(ctx, "null", 4);
-}
-
-static void
-text_boolean(void *ctx, bool v)
-{
-	text_sep(ctx);
-	text_put(ctx, v ? "true" : "false", v ? 4 : 5);
-}
-
-static void
-text_integer(void *ctx, int64_t v)
-{
-	char		buf[24];
-	char	   *p = buf + sizeof(buf);
-	uint64_t	u = v < 0 ? -(uint64_t) v : (uint64_t) v;
-
-	do
-	{
-		*--p = (char) ('0' + u % 10);
-		u /= 10;
-	} while (u);
-	if (v < 0)
-		*--p = '-';
-	text_sep(ctx);
-	text_put(ctx, p, (size_t) (buf + sizeof(buf) - p));
-}
-
-static void
-text_number(void *ctx, const char *s, size_t n)
-{
-	text_sep(ctx);
-	text_put(ctx, s, n);
-}
-
-MarshalStatus
-marshal_to_json_text(const uint8_t *buf, size_t len,
-					 const MarshalJsonOptions *opts, const MarshalHooks *hooks,
-					 char **out, size_t *outlen, MarshalError *err)
-{
-	MarshalDoc	doc;
-	TextSink   *t;
-	MarshalJsonSink sink = {
-		NULL, text_begin_object, text_end_object, text_begin_array,
-		text_end_array, text_key, text_string, text_null, text_boolean,
-		text_integer, text_number, NULL, NULL, NULL
-	};
-	MarshalStatus st;
-
-	*out = NULL;
-	*outlen = 0;
-	st = marshal_doc_open(&doc, buf, len, hooks, opts->max_depth, err);
-	if (st != MARSHAL_OK)
-		return st;
-	t = hooks && hooks->alloc ? hooks->alloc(hooks->ctx, sizeof(TextSink)) : malloc(sizeof(TextSink));
-	if (t == NULL)
-	{
-		marshal_index_free(&doc.index, hooks);
-		err->status = MARSHAL_ERR_NOMEM;
-		return MARSHAL_ERR_NOMEM;
-	}
-	/* need_comma[] is set as each level opens: no need to clear it */
-	t->buf = NULL;
-	t->len = t->cap = 0;
-	t->failed = false;
-	t->level = 0;
-	t->need_comma[0] = 0;
-	t->after_key = false;
-	t->hooks = hooks;
-	sink.ctx = t;
-	st = marshal_to_json(&doc, &sink, opts, hooks, err);
-	marshal_index_free(&doc.index, hooks);
-	if (st == MARSHAL_OK && t->failed)
-	{
-		err->status = st = MARSHAL_ERR_NOMEM;
-		snprintf(err->detail, sizeof(err->detail), "out of memory");
-	}
-	if (st == MARSHAL_OK)
-	{
-		text_put(t, "", 0);
-		t->buf[t->len] = '\0';
-		*out = t->buf;
-		*outlen = t->len;
-	}
-	else if (t->buf)
-	{
-		if (hooks && hooks->free)
-			hooks->free(hooks->ctx, t->buf);
-		else
-			free(t->buf);
-	}
-	if (hooks && hooks->free)
-		hooks->free(hooks->ctx, t);
-	else
-		free(t);
 	return st;
 }

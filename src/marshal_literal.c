@@ -65,9 +65,6 @@ typedef struct Parser
 	size_t		bytecap;
 } Parser;
 
-#define TRY(expr) \
-	do { MarshalStatus s_ = (expr); if (s_ != MARSHAL_OK) return s_; } while (0)
-
 /* A node's decoded bytes (the buffer is not allocated until first used). */
 static inline const uint8_t *
 node_bytes(const Parser *p, const LitNode *n)
@@ -86,10 +83,8 @@ syntax(Parser *p, size_t at, const char *fmt,...)
 {
 	va_list		ap;
 
-	p->err->status = MARSHAL_ERR_SYNTAX;
-	p->err->offset = at;
 	va_start(ap, fmt);
-	vsnprintf(p->err->detail, sizeof(p->err->detail), fmt, ap);
+	marshal_verror(p->err, MARSHAL_ERR_SYNTAX, at, fmt, ap);
 	va_end(ap);
 	return MARSHAL_ERR_SYNTAX;
 }

@@ -84,9 +84,6 @@ maybe_stop(Reader *r)
 	return MARSHAL_OK;
 }
 
-#define TRY(expr) \
-	do { MarshalStatus s_ = (expr); if (s_ != MARSHAL_OK) return s_; } while (0)
-
 /*
  * The reader's cost is mostly calls per value: the small readers are
  * inlined into their callers and the error paths kept out of line.
@@ -108,15 +105,35 @@ static MarshalStatus read_object0(Reader *r, size_t start, int *ivp,
 static MarshalStatus read_object_for(Reader *r, size_t start, int *ivp,
 									 int type, uint8_t *kind);
 
+MarshalStatus
+marshal_verror(MarshalError *err, MarshalStatus status, size_t offset,
+			   const char *fmt, va_list ap)
+{
+	err->status = status;
+	err->offset = offset;
+	vsnprintf(err->detail, sizeof(err->detail), fmt, ap);
+	return status;
+}
+
+MarshalStatus
+marshal_error(MarshalError *err, MarshalStatus status, size_t offset,
+			  const char *fmt,...)
+{
+	va_list		ap;
+
+	va_start(ap, fmt);
+	marshal_verror(err, status, offset, fmt, ap);
+	va_end(ap);
+	return status;
+}
+
 static MarshalStatus
 fail_at(Reader *r, MarshalStatus status, size_t offset, const char *fmt,...)
 {
 	va_list		ap;
 
-	r->err->status = status;
-	r->err->offset = offset;
 	va_start(ap, fmt);
-	vsnprintf(r->err->detail, sizeof(r->err->detail), fmt, ap);
+	marshal_verror(r->err, status, offset, fmt, ap);
 	va_end(ap);
 	return status;
 }

@@ -73,9 +73,6 @@ static const struct
 	{"ActiveRecord::Type::Json", TK_JSON},
 };
 
-#define TRY(expr) \
-	do { MarshalStatus s_ = (expr); if (s_ != MARSHAL_OK) return s_; } while (0)
-
 static MarshalStatus
 ivar_int(const MarshalDoc *doc, const MarshalNode *n, const char *name,
 		 bool *has, int64_t *v, MarshalError *err)

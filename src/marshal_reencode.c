@@ -41,9 +41,6 @@ typedef struct Reenc
 	uint32_t	max_depth;
 } Reenc;
 
-#define TRY(expr) \
-	do { MarshalStatus s_ = (expr); if (s_ != MARSHAL_OK) return s_; } while (0)
-
 static MarshalStatus re_value(Reenc *r, size_t pos, size_t *next);
 
 static size_t

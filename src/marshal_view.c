@@ -19,25 +19,53 @@ marshal_bytes_eq(MarshalBytes b, const char *s)
 	return b.len == n && memcmp(b.ptr, s, n) == 0;
 }
 
-/* Value of the ivar called name among count pairs at pos; 0 if absent. */
+MarshalStatus
+marshal_for_each_ivar(const MarshalDoc *doc, size_t pos, uint32_t count,
+					  MarshalIvarFn fn, void *arg, size_t *end,
+					  MarshalError *err)
+{
+	for (uint32_t i = 0; i < count; i++)
+	{
+		MarshalBytes name;
+
+		TRY(marshal_symbol(doc, pos, &name, NULL, NULL, &pos, err));
+		if (fn)
+			TRY(fn(doc, name, pos, arg, err));
+		TRY(marshal_skip(doc, pos, &pos, err));
+	}
+	*end = pos;
+	return MARSHAL_OK;
+}
+
+typedef struct FindIvar
+{
+	const char *name;
+	size_t		vpos;
+} FindIvar;
+
+static MarshalStatus
+find_ivar_fn(const MarshalDoc *doc, MarshalBytes name, size_t vpos, void *arg,
+			 MarshalError *err)
+{
+	FindIvar   *f = arg;
+
+	(void) doc;
+	(void) err;
+	if (marshal_bytes_eq(name, f->name))
+		f->vpos = vpos;
+	return MARSHAL_OK;
+}
+
 MarshalStatus
 marshal_find_ivar(const MarshalDoc *doc, size_t pos, uint32_t count,
 				  const char *name, size_t *vpos, MarshalError *err)
 {
-	MarshalStatus st;
+	FindIvar	f = {name, 0};
+	size_t		end;
 
 	*vpos = 0;
-	for (uint32_t i = 0; i < count; i++)
-	{
-		MarshalBytes n;
-
-		if ((st = marshal_symbol(doc, pos, &n, NULL, NULL, &pos, err)) != MARSHAL_OK)
-			return st;
-		if (marshal_bytes_eq(n, name))
-			*vpos = pos;
-		if ((st = marshal_skip(doc, pos, &pos, err)) != MARSHAL_OK)
-			return st;
-	}
+	TRY(marshal_for_each_ivar(doc, pos, count, find_ivar_fn, &f, &end, err));
+	*vpos = f.vpos;
 	return MARSHAL_OK;
 }
 

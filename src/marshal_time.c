@@ -1,0 +1,531 @@
+/*
+ * marshal_time.c
+ *		Ruby's Time, Date, DateTime, ActiveSupport::TimeWithZone and the
+ *		Rationals inside them: decoded from their dumps, and written as
+ *		as_json writes them (xmlschema).
+ *
+ * The JSON walk, inspect, the Active Record casts and the typed casts all
+ * read times here.  A value that is not what its class dumps gives
+ * MARSHAL_ERR_UNREPRESENTABLE with the reason; cursor errors pass through.
+ */
+#include "marshal_internal.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* The Julian Day Number of 1970-01-01. */
+#define UNIX_EPOCH_JD 2440588
+
+/* A value that is not what its class dumps. */
+#define time_fail(err, offset, ...) \
+	marshal_error(err, MARSHAL_ERR_UNREPRESENTABLE, offset, __VA_ARGS__)
+
+/* Read an Integer (fixnum, or bignum that fits) at pos. */
+MarshalStatus
+marshal_read_int(const MarshalDoc *doc, size_t pos, int64_t *v, bool *ok,
+				 MarshalError *err)
+{
+	MarshalNode n;
+
+	TRY(marshal_node(doc, pos, &n, err));
+	*ok = true;
+	if (n.type == MT_FIXNUM)
+		*v = n.ival;
+	else if (n.type == MT_BIGNUM && n.data.len <= 8)
+	{
+		uint64_t	m = 0;
+
+		for (size_t i = n.data.len; i-- > 0;)
+			m = m << 8 | n.data.ptr[i];
+		if (m > (uint64_t) INT64_MAX)
+			*ok = false;
+		*v = n.negative ? -(int64_t) m : (int64_t) m;
+	}
+	else
+		*ok = false;
+	return MARSHAL_OK;
+}
+
+/* Integer, or Rational num/den floored to an integer (Time offsets, sf). */
+MarshalStatus
+marshal_read_int_or_rational(const MarshalDoc *doc, size_t pos, int64_t *v,
+							 bool *ok, MarshalError *err)
+{
+	MarshalNode n;
+
+	TRY(marshal_node(doc, pos, &n, err));
+	if (n.type == MT_USRMARSHAL && marshal_bytes_eq(n.cls, "Rational"))
+	{
+		MarshalNode arr;
+		size_t		p;
+		int64_t		num;
+		int64_t		den;
+		bool		ok2;
+
+		TRY(marshal_node(doc, n.items, &arr, err));
+		*ok = false;
+		if (arr.type != MT_ARRAY || arr.count != 2)
+			return MARSHAL_OK;
+		p = arr.items;
+		TRY(marshal_read_int(doc, p, &num, ok, err));
+		TRY(marshal_skip(doc, p, &p, err));
+		TRY(marshal_read_int(doc, p, &den, &ok2, err));
+		if (!*ok || !ok2 || den <= 0)
+		{
+			*ok = false;
+			return MARSHAL_OK;
+		}
+		*v = num >= 0 ? num / den : -((-num + den - 1) / den);
+		return MARSHAL_OK;
+	}
+	return marshal_read_int(doc, pos, v, ok, err);
+}
+
+/* What a Time's ivars say besides its payload. */
+typedef struct TimeIvars
+{
+	MarshalTime *t;
+	int64_t		nano_num;
+	int64_t		nano_den;
+	bool		has_nano;
+	int			submicro;		/* -1 if absent */
+	bool		bad;
+} TimeIvars;
+
+static MarshalStatus
+time_ivar_fn(const MarshalDoc *doc, MarshalBytes name, size_t vpos, void *arg,
+			 MarshalError *err)
+{
+	TimeIvars  *ti = arg;
+	bool		ok = true;
+
+	if (marshal_bytes_eq(name, "offset"))
+	{
+		TRY(marshal_read_int_or_rational(doc, vpos, &ti->t->offset, &ok, err));
+		if (ok)
+			ti->t->utc = false;
+	}
+	else if (marshal_bytes_eq(name, "nano_num"))
+	{
+		TRY(marshal_read_int(doc, vpos, &ti->nano_num, &ok, err));
+		ti->has_nano = true;
+	}
+	else if (marshal_bytes_eq(name, "nano_den"))
+		TRY(marshal_read_int(doc, vpos, &ti->nano_den, &ok, err));
+	else if (marshal_bytes_eq(name, "submicro"))
+	{
+		MarshalNode n;
+
+		TRY(marshal_node(doc, vpos, &n, err));
+		if (n.type == MT_STRING && n.data.len >= 1)
+		{
+			/* packed BCD: the hundreds, tens and units of the nanoseconds */
+			int			d0 = n.data.ptr[0] >> 4;
+			int			d1 = n.data.ptr[0] & 15;
+			int			d2 = n.data.len > 1 ? n.data.ptr[1] >> 4 : 0;
+
+			ti->submicro = d0 * 100 + d1 * 10 + d2;
+		}
+	}
+	if (!ok)
+		ti->bad = true;
+	return MARSHAL_OK;
+}
+
+/* Decode a Time node (u :Time) per time.c's time_mdump layout. */
+MarshalStatus
+marshal_time_decode(const MarshalDoc *doc, const MarshalNode *n,
+					MarshalTime *t, MarshalError *err)
+{
+	const uint8_t *b = n->data.ptr;
+	uint32_t	p;
+	uint32_t	s;
+	TimeIvars	ti;
+
+	memset(t, 0, sizeof(*t));
+	if (n->data.len < 8)
+		return time_fail(err, n->pos, "Time payload of %zu bytes is too short",
+						 n->data.len);
+	p = (uint32_t) b[0] | (uint32_t) b[1] << 8 | (uint32_t) b[2] << 16 | (uint32_t) b[3] << 24;
+	s = (uint32_t) b[4] | (uint32_t) b[5] << 8 | (uint32_t) b[6] << 16 | (uint32_t) b[7] << 24;
+	if (!(p & (1u << 31)))
+	{
+		/* before Ruby 1.9: seconds and microseconds */
+		t->epoch = p;
+		t->nsec = (int64_t) s * 1000;
+		t->utc = true;
+	}
+	else
+	{
+		int64_t		year = ((p >> 14) & 0xffff) + 1900;
+		int			mon = ((p >> 10) & 0xf) + 1;
+		int			mday = (p >> 5) & 0x1f;
+		int			hour = p & 0x1f;
+		int			min = (s >> 26) & 0x3f;
+		int			sec = (s >> 20) & 0x3f;
+
+		if (n->data.len > 8)
+		{
+			/* years outside 1900..1900+0xffff carry an extension */
+			MarshalDoc	sub = {.buf = b + 8, .len = n->data.len - 8};
+			size_t		e;
+			int64_t		ext;
+
+			if (marshal_long(&sub, 0, &ext, &e, err) == MARSHAL_OK && ext > 0 &&
+				(size_t) ext <= sub.len - e && ext <= 7)
+			{
+				int64_t		v = 0;
+
+				/* past 4 bytes of years, seconds since 1970 overflow 64 bits */
+				if (ext > 4)
+					return time_fail(err, n->pos,
+									 "Time year extension of %d bytes is out of range",
+									 (int) ext);
+				for (int64_t i = ext; i-- > 0;)
+					v = v << 8 | b[8 + e + i];
+				year = year == 1900 ? 1900 - v : 1900 + 0xffff + v;
+			}
+		}
+		t->utc = (p >> 30) & 1;
+		t->epoch = marshal_days_from_civil(year, mon, mday) * 86400 +
+			hour * 3600 + min * 60 + sec;
+		t->nsec = (int64_t) (s & 0xfffff) * 1000;
+	}
+
+	memset(&ti, 0, sizeof(ti));
+	ti.t = t;
+	ti.nano_den = 1;
+	ti.submicro = -1;
+	t->offset = 0;
+	{
+		bool		utc_flag = t->utc;
+
+		/* the offset ivar clears utc; keep the payload's flag instead */
+		if (n->has_ivars && n->ivars)
+		{
+			int64_t		count;
+			size_t		pos;
+			size_t		end;
+
+			TRY(marshal_long(doc, n->ivars, &count, &pos, err));
+			TRY(marshal_for_each_ivar(doc, pos, (uint32_t) (count > 0 ? count : 0),
+									  time_ivar_fn, &ti, &end, err));
+		}
+		t->utc = utc_flag;
+	}
+	if (ti.bad || ti.nano_den <= 0)
+		return time_fail(err, n->pos,
+						 "Time with an offset or fraction that is not an Integer or Rational");
+	if (ti.has_nano)
+		t->nsec += ti.nano_num / ti.nano_den;
+	else if (ti.submicro >= 0)
+		t->nsec += ti.submicro;
+	return MARSHAL_OK;
+}
+
+/* Date and DateTime's marshal_dump [nth, jd, df, sf, of, sg]: the first five. */
+MarshalStatus
+marshal_date_fields(const MarshalDoc *doc, const MarshalNode *n, int64_t *v,
+					MarshalError *err)
+{
+	MarshalNode arr;
+	size_t		p;
+	bool		ok;
+
+	TRY(marshal_node(doc, n->items, &arr, err));
+	if (arr.type != MT_ARRAY || arr.count != 6)
+		return time_fail(err, n->pos, "Date data is not [nth, jd, df, sf, of, sg]");
+	p = arr.items;
+	for (int i = 0; i < 5; i++)
+	{
+		TRY(i == 3 ? marshal_read_int_or_rational(doc, p, &v[i], &ok, err)
+			: marshal_read_int(doc, p, &v[i], &ok, err));
+		if (!ok)
+			return time_fail(err, n->pos, "Date field %d is not an Integer", i);
+		TRY(marshal_skip(doc, p, &p, err));
+	}
+	if (v[0] != 0)
+		return time_fail(err, n->pos, "Date beyond the Julian period (nth %lld)",
+						 (long long) v[0]);
+	return MARSHAL_OK;
+}
+
+/* "2024-03-05T14:07:09.123" of a wall clock in epoch-style seconds. */
+size_t
+marshal_format_wall(int64_t wall, int64_t nsec, int prec, char *out)
+{
+	int64_t		days = wall >= 0 ? wall / 86400 : -((-wall + 86399) / 86400);
+	int64_t		secs = wall - days * 86400;
+	int64_t		y;
+	int			m;
+	int			d;
+	size_t		n;
+
+	marshal_civil_from_days(days, &y, &m, &d);
+	/* written digit by digit: this runs once per Time of every row */
+	n = marshal_format_year(y, out);
+	out[n++] = '-';
+	n += marshal_put_digits(out + n, m, 2);
+	out[n++] = '-';
+	n += marshal_put_digits(out + n, d, 2);
+	out[n++] = 'T';
+	n += marshal_put_digits(out + n, secs / 3600, 2);
+	out[n++] = ':';
+	n += marshal_put_digits(out + n, secs / 60 % 60, 2);
+	out[n++] = ':';
+	n += marshal_put_digits(out + n, secs % 60, 2);
+	if (prec > 0)
+	{
+		char		frac[24];
+
+		if (nsec >= 0 && nsec < 1000000000)
+			marshal_put_digits(frac, nsec, 9);
+		else
+			snprintf(frac, sizeof(frac), "%09lld", (long long) nsec);
+		out[n++] = '.';
+		memcpy(out + n, frac, (size_t) prec);
+		n += (size_t) prec;
+	}
+	out[n] = '\0';
+	return n;
+}
+
+/* "+05:30" as strftime("%:z") prints a UTC offset in seconds. */
+static size_t
+format_offset(int64_t offset, char *out)
+{
+	int64_t		a = offset < 0 ? -offset : offset;
+
+	size_t		n = 0;
+
+	out[n++] = offset < 0 ? '-' : '+';
+	if (a / 3600 >= 100)
+		n += (size_t) sprintf(out + n, "%lld", (long long) (a / 3600));
+	else
+		n += marshal_put_digits(out + n, a / 3600, 2);
+	out[n++] = ':';
+	n += marshal_put_digits(out + n, a / 60 % 60, 2);
+	out[n] = '\0';
+	return n;
+}
+
+/* A Time as as_json: xmlschema with prec fraction digits. */
+MarshalStatus
+marshal_time_json(const MarshalDoc *doc, const MarshalNode *n, int prec,
+				  char *out, size_t *len, MarshalError *err)
+{
+	MarshalTime t;
+
+	TRY(marshal_time_decode(doc, n, &t, err));
+	*len = marshal_format_wall(t.epoch + (t.utc ? 0 : t.offset), t.nsec, prec, out);
+	if (t.utc)
+		out[(*len)++] = 'Z';
+	else
+		*len += format_offset(t.offset, out + *len);
+	return MARSHAL_OK;
+}
+
+/* ActiveSupport::TimeWithZone: [utc_time, zone_name, local_time]. */
+MarshalStatus
+marshal_time_with_zone_json(const MarshalDoc *doc, const MarshalNode *n,
+							int prec, char *out, size_t *len,
+							MarshalError *err)
+{
+	MarshalNode arr;
+	MarshalNode el[3];
+	size_t		p;
+	MarshalTime utc;
+	MarshalTime local;
+
+	TRY(marshal_node(doc, n->items, &arr, err));
+	if (arr.type != MT_ARRAY || arr.count != 3)
+		return time_fail(err, n->pos,
+						 "ActiveSupport::TimeWithZone data is not [utc, zone, local]");
+	p = arr.items;
+	for (int i = 0; i < 3; i++)
+	{
+		TRY(marshal_node(doc, p, &el[i], err));
+		TRY(marshal_skip(doc, p, &p, err));
+	}
+	if (el[0].type != MT_USERDEF || el[2].type != MT_USERDEF)
+		return time_fail(err, n->pos, "ActiveSupport::TimeWithZone without Times");
+	TRY(marshal_time_decode(doc, &el[0], &utc, err));
+	TRY(marshal_time_decode(doc, &el[2], &local, err));
+	/* the local Time holds the zone's wall clock in UTC mode */
+	*len = marshal_format_wall(local.epoch + (local.utc ? 0 : local.offset),
+							   local.nsec, prec, out);
+	if (el[1].type == MT_STRING &&
+		(marshal_bytes_eq(el[1].data, "UTC") || marshal_bytes_eq(el[1].data, "Etc/UTC")))
+		out[(*len)++] = 'Z';
+	else
+	{
+		/* epoch is always the UTC instant; the offset is wall minus instant */
+		*len += format_offset(local.epoch + (local.utc ? 0 : local.offset) -
+							  utc.epoch, out + *len);
+	}
+	return MARSHAL_OK;
+}
+
+/* Date as "%Y-%m-%d", DateTime as xmlschema. */
+MarshalStatus
+marshal_date_json(const MarshalDoc *doc, const MarshalNode *n, bool datetime,
+				  int prec, char *buf, size_t *outlen, MarshalError *err)
+{
+	MarshalNode arr;
+	MarshalNode sgn;
+	int64_t		v[5];
+	size_t		p;
+	double		sg = 2299161.0;
+	int64_t		jd;
+	int64_t		y;
+	int			m;
+	int			d;
+	size_t		len;
+
+	TRY(marshal_date_fields(doc, n, v, err));
+	/* the calendar reform day sg, the sixth element */
+	TRY(marshal_node(doc, n->items, &arr, err));
+	p = arr.items;
+	for (int i = 0; i < 5; i++)
+		TRY(marshal_skip(doc, p, &p, err));
+	TRY(marshal_node(doc, p, &sgn, err));
+	if (sgn.type == MT_FLOAT && !marshal_parse_float(sgn.data.ptr, sgn.data.len, &sg))
+		sg = 2299161.0;
+	jd = v[1];
+	if (datetime)
+	{
+		/* jd and df are UTC; the wall clock is shifted by the offset */
+		int64_t		secs = v[2] + v[4];
+
+		jd += secs >= 0 ? secs / 86400 : -((-secs + 86399) / 86400);
+		secs -= (secs >= 0 ? secs / 86400 : -((-secs + 86399) / 86400)) * 86400;
+		v[2] = secs;
+	}
+	if ((double) jd < sg)
+		marshal_julian_from_jd(jd, &y, &m, &d);
+	else
+		marshal_civil_from_days(jd - UNIX_EPOCH_JD, &y, &m, &d);
+	len = marshal_format_year(y, buf);
+	len += (size_t) sprintf(buf + len, "-%02d-%02d", m, d);
+	if (datetime)
+	{
+		len += (size_t) sprintf(buf + len, "T%02d:%02d:%02d",
+								(int) (v[2] / 3600), (int) (v[2] / 60 % 60),
+								(int) (v[2] % 60));
+		if (prec > 0)
+		{
+			char		frac[24];
+
+			snprintf(frac, sizeof(frac), "%09lld", (long long) (v[3] % 1000000000));
+			buf[len++] = '.';
+			memcpy(buf + len, frac, (size_t) prec);
+			len += (size_t) prec;
+		}
+		len += format_offset(v[4], buf + len);
+	}
+	*outlen = len;
+	return MARSHAL_OK;
+}
+
+/*
+ * The public readers name the value itself as the place of an error, as
+ * the JSON view's messages do: "(at $)".
+ */
+static MarshalStatus
+at_root(MarshalStatus st, MarshalError *err)
+{
+	if (st == MARSHAL_ERR_UNREPRESENTABLE)
+		marshal_error_locate(err, NULL, 0);
+	return st;
+}
+
+MarshalStatus
+marshal_instant(const MarshalDoc *doc, size_t pos, MarshalInstant *t,
+				bool *ok, MarshalError *err)
+{
+	MarshalNode n;
+	MarshalTime ti;
+
+	*ok = false;
+	err->status = MARSHAL_OK;
+	TRY(marshal_node(doc, pos, &n, err));
+	if (n.type == MT_USERDEF && marshal_bytes_eq(n.cls, "Time"))
+		TRY(at_root(marshal_time_decode(doc, &n, &ti, err), err));
+	else if (n.type == MT_USRMARSHAL && marshal_bytes_eq(n.cls, "ActiveSupport::TimeWithZone"))
+	{
+		/* its first element is the UTC Time */
+		MarshalNode arr;
+		MarshalNode utc;
+
+		TRY(marshal_node(doc, n.items, &arr, err));
+		if (arr.type != MT_ARRAY || arr.count < 1)
+			return MARSHAL_OK;
+		TRY(marshal_node(doc, arr.items, &utc, err));
+		if (utc.type != MT_USERDEF)
+			return MARSHAL_OK;
+		TRY(at_root(marshal_time_decode(doc, &utc, &ti, err), err));
+	}
+	else if (n.type == MT_USRMARSHAL && marshal_bytes_eq(n.cls, "DateTime"))
+	{
+		int64_t		f[5];
+
+		TRY(at_root(marshal_date_fields(doc, &n, f, err), err));
+		ti.epoch = (f[1] - UNIX_EPOCH_JD) * 86400 + f[2];
+		ti.nsec = f[3] % 1000000000;
+	}
+	else
+		return MARSHAL_OK;
+	t->epoch = ti.epoch;
+	t->nsec = ti.nsec;
+	*ok = true;
+	return MARSHAL_OK;
+}
+
+MarshalStatus
+marshal_time_parts(const MarshalDoc *doc, size_t pos, MarshalInstant *t,
+				   MarshalTimeParts *parts, bool *ok, MarshalError *err)
+{
+	MarshalNode n;
+	MarshalTime ti;
+	int64_t		wall;
+	int64_t		days;
+	int64_t		secs;
+
+	*ok = false;
+	err->status = MARSHAL_OK;
+	TRY(marshal_node(doc, pos, &n, err));
+	if (n.type != MT_USERDEF || !marshal_bytes_eq(n.cls, "Time"))
+		return MARSHAL_OK;
+	TRY(at_root(marshal_time_decode(doc, &n, &ti, err), err));
+	t->epoch = ti.epoch;
+	t->nsec = ti.nsec;
+	parts->utc = ti.utc;
+	parts->offset = ti.utc ? 0 : ti.offset;
+	wall = ti.epoch + parts->offset;
+	days = wall >= 0 ? wall / 86400 : -((-wall + 86399) / 86400);
+	secs = wall - days * 86400;
+	marshal_civil_from_days(days, &parts->year, &parts->month, &parts->day);
+	parts->hour = (int) (secs / 3600);
+	parts->minute = (int) (secs / 60 % 60);
+	parts->second = (int) (secs % 60);
+	*ok = true;
+	return MARSHAL_OK;
+}
+
+MarshalStatus
+marshal_date_jd(const MarshalDoc *doc, size_t pos, int64_t *jd, bool *ok,
+				MarshalError *err)
+{
+	MarshalNode n;
+	int64_t		f[5];
+
+	*ok = false;
+	err->status = MARSHAL_OK;
+	TRY(marshal_node(doc, pos, &n, err));
+	if (n.type != MT_USRMARSHAL || !marshal_bytes_eq(n.cls, "Date"))
+		return MARSHAL_OK;
+	TRY(at_root(marshal_date_fields(doc, &n, f, err), err));
+	*jd = f[1];
+	*ok = true;
+	return MARSHAL_OK;
+}
