@@ -568,13 +568,13 @@ typedef enum MarshalViewKind
 #define MARSHAL_VIEW_IS_OBJECT(k) \
 	((k) == MV_HASH || (k) == MV_STRUCT || (k) == MV_IVARS || (k) == MV_RECORD)
 
-typedef struct MarshalView
+/*
+ * MV_RECORD: where an Active Record 6.1 model keeps its attributes, as
+ * marshal_record.c finds them: attribute Hashes, a later one overriding
+ * earlier keys.
+ */
+typedef struct MarshalRecordView
 {
-	MarshalViewKind kind;
-	MarshalNode node;			/* the value itself, through wrappers */
-	size_t		items;			/* the first entry */
-	uint32_t	count;			/* entries, ivars not starting with @ too */
-	/* MV_RECORD: attribute Hashes, a later one overriding earlier keys */
 	int			nsegs;
 	size_t		seg_items[3];
 	uint32_t	seg_count[3];
@@ -582,6 +582,15 @@ typedef struct MarshalView
 	int			values_seg;		/* the adapter's @values, or -1 */
 	size_t		types_items;	/* the @types Hash (name => type object) */
 	uint32_t	types_count;
+} MarshalRecordView;
+
+typedef struct MarshalView
+{
+	MarshalViewKind kind;
+	MarshalNode node;			/* the value itself, through wrappers */
+	size_t		items;			/* the first entry */
+	uint32_t	count;			/* entries, ivars not starting with @ too */
+	MarshalRecordView record;	/* MV_RECORD only */
 } MarshalView;
 
 typedef struct MarshalViewIter

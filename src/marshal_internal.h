@@ -236,6 +236,23 @@ typedef struct MarshalPathStep
 	int64_t		index;			/* -1: no step yet (a key being read) */
 } MarshalPathStep;
 
+/*
+ * marshal_record.c: the Active Record side of the view.  marshal_record_view
+ * makes an object with @attributes an MV_RECORD view if they are a model's;
+ * marshal_record71_attributes finds 7.1's attributes Hash in a U's data (0
+ * if it is not one); marshal_record_next is marshal_view_next for MV_RECORD.
+ */
+extern MarshalStatus marshal_record_view(const MarshalDoc *doc,
+										 MarshalView *view,
+										 MarshalError *err);
+extern MarshalStatus marshal_record71_attributes(const MarshalDoc *doc,
+												 size_t data, size_t *attrs,
+												 MarshalError *err);
+extern MarshalStatus marshal_record_next(const MarshalDoc *doc,
+										 MarshalViewIter *it,
+										 MarshalEntry *e, bool *done,
+										 MarshalError *err);
+
 /* marshal_json.c: " (at $.a[3])" after an error's detail, path[1..depth] */
 extern void marshal_error_locate(MarshalError *err, const MarshalPathStep *path,
 								 uint32_t depth);

@@ -78,99 +78,6 @@ usrmarshal_is_scalar(MarshalBytes cls)
 		marshal_bytes_eq(cls, "Rational") || marshal_bytes_eq(cls, "Complex");
 }
 
-/*
- * An Active Record 6.1 model: @attributes is an ActiveModel::AttributeSet
- * (LazyAttributeSet when loaded).  Its attributes, as serializable_hash
- * gives them, are the adapter's @values, overlaid by the values the app has
- * cast (@casted_values), overlaid by the Attribute objects in @attributes.
- */
-static MarshalStatus
-record_view(const MarshalDoc *doc, size_t attrs, MarshalView *view,
-			MarshalError *err)
-{
-	static const char *const segs[] = {"@values", "@casted_values", "@attributes"};
-	MarshalNode set;
-	MarshalStatus st;
-
-	if ((st = marshal_node(doc, attrs, &set, err)) != MARSHAL_OK)
-		return st;
-	if (set.type != MT_OBJECT ||
-		!(marshal_bytes_eq(set.cls, "ActiveModel::LazyAttributeSet") ||
-		  marshal_bytes_eq(set.cls, "ActiveModel::AttributeSet")))
-		return MARSHAL_OK;
-	view->attr_seg = -1;
-	view->values_seg = -1;
-	{
-		/* the type objects that cast the raw @values */
-		size_t		v;
-		MarshalNode h;
-
-		if ((st = marshal_find_ivar(doc, set.items, set.count, "@types", &v, err)) != MARSHAL_OK)
-			return st;
-		if (v && (st = marshal_node(doc, v, &h, err)) != MARSHAL_OK)
-			return st;
-		if (v && (h.type == MT_HASH || h.type == MT_HASH_DEF))
-		{
-			view->types_items = h.items;
-			view->types_count = h.count;
-		}
-	}
-	for (int i = 0; i < 3; i++)
-	{
-		size_t		v;
-		MarshalNode h;
-
-		if ((st = marshal_find_ivar(doc, set.items, set.count, segs[i], &v, err)) != MARSHAL_OK)
-			return st;
-		if (v == 0)
-			continue;
-		if ((st = marshal_node(doc, v, &h, err)) != MARSHAL_OK)
-			return st;
-		if (h.type != MT_HASH && h.type != MT_HASH_DEF)
-			continue;
-		if (i == 2)
-			view->attr_seg = view->nsegs;
-		if (i == 0)
-			view->values_seg = view->nsegs;
-		view->seg_items[view->nsegs] = h.items;
-		view->seg_count[view->nsegs] = h.count;
-		view->nsegs++;
-	}
-	if (view->nsegs > 0)
-		view->kind = MV_RECORD;
-	return MARSHAL_OK;
-}
-
-/*
- * Active Record 7.1's marshalling format: U :Model [attributes Hash,
- * new_record (, loaded associations)]; the view is the attributes.
- */
-static MarshalStatus
-record71_attributes(const MarshalDoc *doc, size_t data, size_t *attrs,
-					MarshalError *err)
-{
-	MarshalNode arr;
-	MarshalNode n;
-	size_t		p;
-	MarshalStatus st;
-
-	*attrs = 0;
-	if ((st = marshal_node(doc, data, &arr, err)) != MARSHAL_OK)
-		return st;
-	if (arr.type != MT_ARRAY || arr.count < 2 || arr.count > 3)
-		return MARSHAL_OK;
-	if ((st = marshal_node(doc, arr.items, &n, err)) != MARSHAL_OK)
-		return st;
-	if (n.type != MT_HASH)
-		return MARSHAL_OK;
-	if ((st = marshal_skip(doc, arr.items, &p, err)) != MARSHAL_OK ||
-		(st = marshal_node(doc, p, &n, err)) != MARSHAL_OK)
-		return st;
-	if (n.type == MT_TRUE || n.type == MT_FALSE)
-		*attrs = arr.items;
-	return MARSHAL_OK;
-}
-
 MarshalStatus
 marshal_view(const MarshalDoc *doc, size_t pos, MarshalView *view,
 			 MarshalError *err)
@@ -180,11 +87,7 @@ marshal_view(const MarshalDoc *doc, size_t pos, MarshalView *view,
 
 	/* not a memset: the node is most of the view and marshal_node fills it */
 	view->kind = MV_SCALAR;
-	view->nsegs = 0;
-	view->attr_seg = 0;
-	view->values_seg = 0;
-	view->types_items = 0;
-	view->types_count = 0;
+	memset(&view->record, 0, sizeof(view->record));
 	for (;;)
 	{
 		MarshalNode *n = &view->node;
@@ -227,10 +130,8 @@ marshal_view(const MarshalDoc *doc, size_t pos, MarshalView *view,
 						marshal_bytes_eq(n->cls, "ActiveSupport::Duration") ||
 						marshal_bytes_eq(n->cls, "ActiveSupport::TimeZone"))
 						return MARSHAL_OK;	/* MV_SCALAR */
-					if ((st = marshal_find_ivar(doc, n->items, n->count, "@attributes", &v, err)) != MARSHAL_OK)
-						return st;
-					if (v && ((st = record_view(doc, v, view, err)) != MARSHAL_OK ||
-							  view->kind == MV_RECORD))
+					if ((st = marshal_record_view(doc, view, err)) != MARSHAL_OK ||
+						view->kind == MV_RECORD)
 						return st;
 					/* an Exception is its message */
 					if ((st = marshal_find_ivar(doc, n->items, n->count, "mesg", &v, err)) != MARSHAL_OK)
@@ -247,7 +148,7 @@ marshal_view(const MarshalDoc *doc, size_t pos, MarshalView *view,
 				{
 					size_t		attrs;
 
-					if ((st = record71_attributes(doc, n->items, &attrs, err)) != MARSHAL_OK)
+					if ((st = marshal_record71_attributes(doc, n->items, &attrs, err)) != MARSHAL_OK)
 						return st;
 					pos = attrs ? attrs : n->items;
 				}
@@ -269,7 +170,7 @@ marshal_view_iter(const MarshalView *view, MarshalViewIter *it)
 	it->view = view;
 	it->seg = 0;
 	it->i = 0;
-	it->pos = view->kind == MV_RECORD ? view->seg_items[0] : view->items;
+	it->pos = view->kind == MV_RECORD ? view->record.seg_items[0] : view->items;
 	it->value = 0;
 }
 
@@ -280,118 +181,6 @@ marshal_view_value_end(MarshalViewIter *it, size_t end)
 	if (it->value)
 		it->pos = end;
 	it->value = 0;
-}
-
-/* The @types entry for the attribute whose key is at key (0 if none). */
-static MarshalStatus
-attribute_type(const MarshalDoc *doc, const MarshalView *v, size_t key,
-			   size_t *type, MarshalError *err)
-{
-	MarshalEntry e = {.key = key};
-	MarshalKeyText k;
-	char		buf[128];
-	size_t		pos = v->types_items;
-	MarshalStatus st;
-
-	*type = 0;
-	if (v->types_count == 0)
-		return MARSHAL_OK;
-	if ((st = marshal_key_text(doc, &e, buf, sizeof(buf), &k, err)) != MARSHAL_OK)
-		return st;
-	if (!k.ok || k.type != MT_STRING)
-		return MARSHAL_OK;
-	for (uint32_t i = 0; i < v->types_count; i++)
-	{
-		MarshalEntry te = {.key = pos};
-		MarshalKeyText tk;
-		char		tbuf[128];
-
-		if ((st = marshal_key_text(doc, &te, tbuf, sizeof(tbuf), &tk, err)) != MARSHAL_OK ||
-			(st = marshal_skip(doc, pos, &pos, err)) != MARSHAL_OK)
-			return st;
-		if (tk.ok && tk.type == MT_STRING && tk.text.len == k.text.len &&
-			memcmp(tk.text.ptr, k.text.ptr, k.text.len) == 0)
-			*type = pos;
-		if ((st = marshal_skip(doc, pos, &pos, err)) != MARSHAL_OK)
-			return st;
-	}
-	return MARSHAL_OK;
-}
-
-/* The next attribute of an MV_RECORD view. */
-static MarshalStatus
-record_next(const MarshalDoc *doc, MarshalViewIter *it, MarshalEntry *e,
-			bool *done, MarshalError *err)
-{
-	const MarshalView *v = it->view;
-	MarshalStatus st;
-
-	for (;;)
-	{
-		size_t		attr;
-		size_t		value;
-		MarshalNode a;
-
-		if (it->seg >= v->nsegs)
-		{
-			*done = true;
-			return MARSHAL_OK;
-		}
-		if (it->i >= v->seg_count[it->seg])
-		{
-			if (++it->seg < v->nsegs)
-				it->pos = v->seg_items[it->seg];
-			it->i = 0;
-			continue;
-		}
-		*done = false;
-		it->i++;
-		e->key = it->pos;
-		if ((st = marshal_skip(doc, it->pos, &it->pos, err)) != MARSHAL_OK)
-			return st;
-		if (it->seg != v->attr_seg)
-		{
-			e->value = it->value = it->pos;
-			/* a raw value from the adapter: deserialized by its type */
-			if (it->seg == v->values_seg)
-			{
-				if ((st = attribute_type(doc, v, e->key, &e->type, err)) != MARSHAL_OK)
-					return st;
-				e->cast = e->type ? MARSHAL_CAST_DB : MARSHAL_CAST_NONE;
-			}
-			return MARSHAL_OK;
-		}
-		/* an Attribute: its cast @value, else the value before type cast */
-		attr = it->pos;
-		if ((st = marshal_skip(doc, attr, &it->pos, err)) != MARSHAL_OK ||
-			(st = marshal_node(doc, attr, &a, err)) != MARSHAL_OK)
-			return st;
-		if (a.type != MT_OBJECT ||
-			marshal_bytes_eq(a.cls, "ActiveModel::Attribute::Uninitialized") ||
-			marshal_bytes_eq(a.cls, "ActiveModel::Attribute::Null"))
-			continue;
-		if ((st = marshal_find_ivar(doc, a.items, a.count, "@value", &value, err)) != MARSHAL_OK)
-			return st;
-		if (value == 0)
-		{
-			/* not cast yet: FromDatabase deserializes, FromUser casts */
-			if ((st = marshal_find_ivar(doc, a.items, a.count, "@value_before_type_cast",
-										&value, err)) != MARSHAL_OK ||
-				(st = marshal_find_ivar(doc, a.items, a.count, "@type",
-										&e->type, err)) != MARSHAL_OK)
-				return st;
-			if (marshal_bytes_eq(a.cls, "ActiveModel::Attribute::FromDatabase"))
-				e->cast = MARSHAL_CAST_DB;
-			else if (marshal_bytes_eq(a.cls, "ActiveModel::Attribute::FromUser"))
-				e->cast = MARSHAL_CAST_USER;
-			if (e->type == 0)
-				e->cast = MARSHAL_CAST_NONE;
-		}
-		if (value == 0)
-			continue;
-		e->value = value;
-		return MARSHAL_OK;
-	}
 }
 
 MarshalStatus
@@ -407,7 +196,7 @@ marshal_view_next(const MarshalDoc *doc, MarshalViewIter *it,
 		return st;
 	it->value = 0;
 	if (v->kind == MV_RECORD)
-		return record_next(doc, it, e, done, err);
+		return marshal_record_next(doc, it, e, done, err);
 	for (;;)
 	{
 		if (v->kind == MV_SCALAR || it->i >= v->count)
