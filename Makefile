@@ -1,12 +1,16 @@
 EXTENSION = rbmarshal
-EXTVERSION = 0.1.0
+# the version being developed: default_version in the control file
+EXTVERSION = $(shell sed -n "s/^default_version = '\\(.*\\)'$$/\\1/p" $(EXTENSION).control)
 
 MODULE_big = rbmarshal
 CODEC_OBJS = src/marshal_reader.o src/marshal_text.o src/marshal_cursor.o src/marshal_format.o src/marshal_json.o src/marshal_json_text.o src/marshal_time.o src/marshal_writer.o src/marshal_reencode.o src/marshal_view.o src/marshal_literal.o src/marshal_inspect.o src/marshal_cache.o src/marshal_record.o
 SHLIB_LINK = -lz -lyaml
 OBJS = $(CODEC_OBJS) src/rbmarshal.o src/rbmarshal_io.o src/rbmarshal_to_jsonb.o src/rbmarshal_from_jsonb.o src/rbmarshal_transcode.o src/rbmarshal_nav.o src/rbmarshal_cast.o src/rbmarshal_subs.o src/rbmarshal_build.o src/rbmarshal_rails_cache.o src/rbmarshal_yaml.o
 
-DATA = $(wildcard rbmarshal--*.sql)
+# The install script of EXTVERSION is built from src/rbmarshal.sql; released
+# scripts (frozen) and upgrade scripts are committed as they are.
+DATA_built = $(EXTENSION)--$(EXTVERSION).sql
+DATA = $(filter-out $(DATA_built),$(wildcard $(EXTENSION)--*.sql))
 
 # each test runs alone (tables several read: sql/include/shared_tables.sql)
 REGRESS = fixtures io compare copy errors jsonb differential navigation builders migrate rails adversarial literal
@@ -21,6 +25,9 @@ with_llvm = no
 PG_CONFIG ?= pg_config
 PGXS := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
+
+$(EXTENSION)--$(EXTVERSION).sql: src/$(EXTENSION).sql $(EXTENSION).control
+	cp $< $@
 
 # PGXS tracks no headers: a changed struct must rebuild every user of it.
 $(OBJS): src/marshal.h src/marshal_internal.h src/rbmarshal.h

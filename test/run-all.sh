@@ -117,5 +117,11 @@ grep -E '^(ok|not ok) ' "$log/ops.raw"
 grep -E '^ops: ' "$log/ops.raw" >"$log/ops" || tail -n 30 "$log/ops.raw"
 tally ops "$log/ops"
 
+echo "== upgrade from the released 0.1.0: the catalog equals a fresh install"
+pg_virtualenv -t bash test/upgrade/run.sh >"$log/upgrade.raw" 2>&1
+grep -E '^(ok|not ok) ' "$log/upgrade.raw"
+grep -E '^upgrade: ' "$log/upgrade.raw" >"$log/upgrade" || tail -n 60 "$log/upgrade.raw"
+tally upgrade "$log/upgrade"
+
 echo "$passed passed, $failed failed"
 [[ $failed -eq 0 ]]
