@@ -121,56 +121,12 @@ class Node # plain `o` object whose ivars vary
 end
 
 # ---------------------------------------------------------------------------
-# A fresh Ruby for paths.tsv
+# A fresh Ruby for paths.tsv (fresh_ruby.rb): forked before any value is built.
+# Rows where its answer differs from this process's are left out.
 # ---------------------------------------------------------------------------
-#
-# What Marshal.dump writes for a loaded value can depend on the process's history: the
-# order of a plain object's ivars and of a Time's _dump ivars, the TimeZone registry
-# (whose name strings a TimeWithZone dumps), where MRI puts an exception's bt_locations.
-# This process is forked before the script loads or builds any value; for each paths.tsv
-# row it forks again and answers Marshal.dump(navigate(Marshal.load(stream), steps)) as a
-# new `ruby` would.  Rows where that differs from this process's answer are left out.
 require_relative "json_view"
-
-def put_msg(io, parts)
-  io.write([parts.size].pack("N"), *parts.flat_map { |x| [[x.bytesize].pack("N"), x.b] })
-  io.flush
-end
-
-def get_msg(io)
-  n = io.read(4) or return nil
-  Array.new(n.unpack1("N")) { io.read(io.read(4).unpack1("N")) }
-end
-
-FRESH_IN, fresh_in_w = IO.pipe
-fresh_out_r, FRESH_OUT = IO.pipe
-FRESH_PID = fork do
-  fresh_in_w.close
-  fresh_out_r.close
-  while (msg = get_msg(FRESH_IN))
-    child = fork do
-      stream, *steps = msg
-      steps = steps.map { |x| x == "n" ? nil : x[1..].force_encoding(Encoding::UTF_8) }
-      sub = JsonView.navigate(Marshal.load(stream), steps)
-      put_msg(FRESH_OUT, sub.equal?(JsonView::MISSING) ? [] : [Marshal.dump(sub)])
-      exit!(0)
-    end
-    Process.wait(child)
-    exit!(1) unless $?.success?
-  end
-  exit!(0)
-end
-FRESH_IN.close
-FRESH_OUT.close
-FRESH_W = fresh_in_w
-FRESH_R = fresh_out_r
-
-# Marshal.dump(navigate(Marshal.load(stream), steps)) in a fresh process (nil: not found)
-def fresh_dump(stream, steps)
-  put_msg(FRESH_W, [stream] + steps.map { |x| x.nil? ? "n" : "s#{x}" })
-  reply = get_msg(FRESH_R) or fail!("the fresh Ruby process died")
-  reply.first
-end
+require_relative "fresh_ruby"
+FRESH = FreshRuby.new(JsonView::MISSING) { |value, steps| JsonView.navigate(value, steps) }
 
 # ---------------------------------------------------------------------------
 # to_json rows
@@ -1077,7 +1033,7 @@ def path_row(name, stream, steps, json_text, original, kind)
     back = Marshal.load(expected)
     fail!("#{name}: Marshal.load(expected) is not the sub-value") unless same_value?(back, sub)
     fail!("#{name}: Marshal.dump(Marshal.load(expected)) differs from expected") unless Marshal.dump(back) == expected
-    fresh = fresh_dump(stream, steps)
+    fresh = FRESH.dump(stream, steps)
     if fresh != expected
       PATH_DROPPED << [name, fresh_difference(expected, fresh, sub)]
       return
@@ -1323,8 +1279,7 @@ write_file("from_json.tsv", FROM_JSON.map do |name, (text, _raw, s1, s2)|
   "#{name}\t#{text}\t#{hex(s1)}\t#{hex(s2)}\n"
 end)
 write_file("from_json_raw.tsv", FROM_JSON.map { |name, (_t, raw, _s1, _s2)| "#{name}\t#{raw}\n" }) if WRITE_RAW
-FRESH_W.close
-Process.wait(FRESH_PID)
+FRESH.close
 write_file("paths.tsv", PATHS.map do |name, (stream, steps, expected)|
   "#{name}\t#{hex(stream)}\t#{JsonView.pg_array(steps)}\t#{expected ? hex(expected) : 'NULL'}\n"
 end)
