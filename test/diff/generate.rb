@@ -66,27 +66,13 @@ end
 # ActiveSupport 6.1 -> the contract (SPEC section 3: Rails 7 where versions differ)
 # ---------------------------------------------------------------------------
 
-# Rails 7: a class or module is its name (6.1: instance_values, i.e. {}).  The name is
-# the constant path the stream holds: Module#name itself, bypassing classes that override
-# `name` (AS 6.1/7.0 ActiveSupport::TimeWithZone.name returns "Time").
-MODULE_NAME = Module.instance_method(:name)
-class Module
-  def as_json(_options = nil)
-    MODULE_NAME.bind_call(self)
-  end
-end
+# Module and ActiveSupport::TimeZone: as_contract.rb
+require_relative "as_contract"
 
 # Contract: an OpenStruct is "object of its table" (6.1: {"table": {...}}).
 class OpenStruct
   def as_json(options = nil)
     @table.as_json(options)
-  end
-end
-
-# Contract: an ActiveSupport::TimeZone is its name (6.1: instance_values incl. the TZInfo object).
-class ActiveSupport::TimeZone
-  def as_json(_options = nil)
-    name
   end
 end
 

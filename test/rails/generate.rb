@@ -833,17 +833,7 @@ FrozenClock.at(CLOCK) do
   end
 end
 
-# The custom coder real apps write for Marshal columns (a bare `Marshal` fails, see
-# rails/rails#30856): nil stays nil.
-module MarshalCoder
-  def self.dump(value)
-    value.nil? ? nil : Marshal.dump(value)
-  end
-
-  def self.load(bytes)
-    bytes.nil? ? nil : Marshal.load(bytes)
-  end
-end
+require_relative "marshal_coder"
 
 class Widget < ActiveRecord::Base
   serialize :prefs

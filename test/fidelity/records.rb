@@ -1,0 +1,320 @@
+#!/usr/bin/env ruby
+# Generates Active Record records as real Active Record dumps them, with the JSON
+# Rails gives for them: the postgresql adapter with every PostgreSQL::OID type, and
+# under Active Record 7.2 the sqlite3 adapter too, in both marshalling formats.
+#
+#   ruby test/fidelity/records.rb [OUT_DIR]          Active Record 6.1 (Debian's ruby-activerecord):
+#                                                    ar61_records.tsv (postgresql, 6.1 layout)
+#   bash test/fidelity/rails72.sh ruby test/fidelity/records.rb [OUT_DIR]
+#                                                    ar72_records.tsv (postgresql and sqlite3;
+#                                                    marshalling_format_version 6.1 and 7.1)
+#
+# A PostgreSQL server is needed: without PGPORT in the environment the script runs
+# itself again under pg_virtualenv (a throwaway cluster; Debian's postgresql-common).
+# With PGPORT set it (re)creates the database rbmarshal_fidelity in that server.
+#
+# TAG_records.tsv: name  hex  expected_json
+#   hex            Marshal.dump(x), x a record, an Array or a Hash of records
+#   expected_json  JSON.parse(ActiveSupport::JSON.encode(Marshal.load(hex))) (a record's
+#                  as_json is its serializable_hash), computed on a fresh load
+# Names: pg_* / sq_* (adapter), then f61_ / f71_ (marshalling format), then the state:
+# loaded (nothing read), read (every reader called), materialized (attributes), changed
+# (form strings, not read since), changed_read, new (Model.new with form input),
+# created, raw_N (rows written with SQL: edge values of each type), null, list (an
+# Array of records sharing objects), in_hash.
+#
+# Determinism: Time.now is frozen, ids come from a fresh database, TZ=UTC.
+
+unless ENV["PGPORT"]
+  exec("pg_virtualenv", "ruby", __FILE__, *ARGV)
+end
+
+ENV["TZ"] = "UTC"
+
+require "active_support/all"
+require "active_record"
+require "bigdecimal"
+require "json"
+require "ipaddr"
+
+OUT_DIR = File.expand_path(ARGV[0] || __dir__)
+AR7 = ActiveRecord::VERSION::MAJOR >= 7
+TAG = "ar#{ActiveRecord::VERSION::MAJOR}#{ActiveRecord::VERSION::MINOR}"
+
+def fail!(msg)
+  warn "records.rb: #{msg}"
+  exit 1
+end
+
+CLOCK = Time.utc(2024, 3, 5, 14, 2, 9.5r)
+class << Time
+  def now(**kw)
+    kw.empty? ? Time.at(CLOCK.to_r) : Time.at(CLOCK.to_r, **kw)
+  end
+end
+
+# What a Rails app's railtie sets (config.time_zone "UTC")
+ActiveRecord::Base.logger = nil
+if AR7
+  ActiveRecord.default_timezone = :utc
+else
+  ActiveRecord::Base.default_timezone = :utc
+end
+ActiveRecord::Base.time_zone_aware_attributes = true
+Time.zone_default = Time.find_zone!("UTC")
+ActiveRecord::Schema.verbose = false
+ActiveSupport::Deprecation.silenced = true if ActiveRecord::VERSION::MAJOR < 7 # 6.1: interval is a String
+
+# A class a YAML column may hold (serialize :x, Prefs)
+class Prefs
+  attr_accessor :theme, :size
+
+  def initialize(theme = nil, size = nil)
+    @theme = theme
+    @size = size
+  end
+end
+PERMITTED = [Symbol, Date, Time, BigDecimal, Prefs, ActiveSupport::HashWithIndifferentAccess].freeze
+if AR7
+  ActiveRecord.yaml_column_permitted_classes = PERMITTED
+else
+  ActiveRecord::Base.yaml_column_permitted_classes = PERMITTED
+end
+
+require_relative "../rails/marshal_coder"
+
+def serialize_columns(model)
+  if AR7
+    model.serialize :prefs, type: Hash, coder: YAML
+    model.serialize :pobj, type: Prefs, coder: YAML
+    model.serialize :settings, coder: MarshalCoder
+  else
+    model.serialize :prefs, Hash
+    model.serialize :pobj, Prefs
+    model.serialize :settings, MarshalCoder
+  end
+end
+
+ROWS = {} # name => [bytes, json]
+SKIPPED = [] # [name, why]: Rails raises
+
+def row(name, value)
+  fail!("duplicate row #{name}") if ROWS.key?(name)
+  bytes = Marshal.dump(value)
+  begin
+    json = ActiveSupport::JSON.encode(Marshal.load(bytes))
+  rescue StandardError => e
+    SKIPPED << [name, "#{e.class}: #{e.message[0, 80]}"]
+    return
+  end
+  again = ActiveSupport::JSON.encode(Marshal.load(bytes))
+  fail!("#{name}: JSON differs between two loads") unless json == again
+  fail!("#{name}: JSON holds a line break or tab") if json.match?(/[\t\n\r]/)
+  ROWS[name] = [bytes, json]
+end
+
+def read_all(record)
+  record.class.attribute_names.each { |n| record.public_send(n) }
+  record
+end
+
+# ---------------------------------------------------------------------------
+# PostgreSQL: one column per OID type
+# ---------------------------------------------------------------------------
+
+# The table: every column type of the adapter (pg: one per OID type)
+def things_table(t, pg)
+  t.string :name
+  t.text :body
+  t.integer :small, limit: pg ? 2 : nil
+  t.float :ratio
+  t.boolean :flag
+  t.decimal :amount, precision: 10, scale: 2
+  t.decimal :whole, precision: 30, scale: 0
+  t.decimal :exact
+  t.datetime :at, precision: 6
+  t.date :day
+  t.time :tm
+  t.json :js
+  t.binary :data
+  t.text :prefs
+  t.text :pobj
+  t.binary :settings
+  t.timestamps null: true
+  return unless pg
+
+  t.bigint :large
+  t.float :real, limit: 24
+  t.column :atz, :timestamptz
+  t.column :span, :interval
+  t.jsonb :jb
+  t.integer :ints, array: true
+  t.string :tags, array: true
+  t.decimal :decs, array: true
+  t.datetime :stamps, array: true
+  t.date :days, array: true
+  t.jsonb :docs, array: true
+  t.column :ip, :inet
+  t.column :net, :cidr
+  t.column :mac, :macaddr
+  t.column :uid, :uuid
+  t.column :h, :hstore
+  t.column :cash, :money
+  t.column :pt, :point
+  t.column :ln, :line
+  t.column :seg, :lseg
+  t.column :bx, :box
+  t.column :pth, :path
+  t.column :poly, :polygon
+  t.column :circ, :circle
+  t.column :r4, :int4range
+  t.column :r8, :int8range
+  t.column :rn, :numrange
+  t.column :rd, :daterange
+  t.column :rts, :tsrange
+  t.column :rtz, :tstzrange
+  t.column :mood, :mood
+  t.column :bits, "bit(8)"
+  t.column :vbits, :varbit
+  t.column :doc, :xml
+  t.column :oid, :oid
+  t.column :ci, :citext
+  t.column :tv, :tsvector
+end
+
+PG_SCHEMA = proc do
+  enable_extension "hstore"
+  enable_extension "citext"
+  execute "CREATE TYPE mood AS ENUM ('sad', 'ok', 'happy')"
+  create_table(:things) { |t| things_table(t, true) }
+end
+
+# Ruby values for create!
+PG_VALUES = {
+  name: "thing", body: "text\twith <b>tags</b>", small: -7, large: 2**40, ratio: 0.1, real: 1.5, flag: true,
+  amount: BigDecimal("12.34"), whole: 2**70, exact: BigDecimal("-0.000001234"),
+  at: Time.utc(2024, 3, 5, 14, 7, 9.123456r), atz: Time.utc(2024, 3, 5, 9, 7, 9.5r), day: Date.new(2024, 3, 1),
+  tm: Time.utc(2000, 1, 1, 12, 30, 15.25r), span: 1.day + 2.hours, jb: { "a" => 1, "b" => [true, nil, "x"] },
+  js: [1, { "k" => "v" }], data: "bytes \xc3\xa9\x01".b, ints: [1, nil, 3], tags: ["a", "b c", "", "\"q\""],
+  decs: [BigDecimal("1.50"), BigDecimal("-2")], stamps: [Time.utc(2024, 1, 1), Time.utc(2024, 1, 2, 3, 4, 5)],
+  days: [Date.new(2024, 1, 1)], docs: [{ "x" => 1 }, { "y" => [2] }], ip: IPAddr.new("192.168.1.7"),
+  net: IPAddr.new("10.0.0.0/8"), mac: "08:00:2b:01:02:03", uid: "a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11",
+  h: { "k" => "v", "n" => nil }, cash: BigDecimal("1234.56"), pt: "(1.5,-2)",
+  ln: "{1,-1,0}", seg: "[(0,0),(1,1)]", bx: "(1,1),(0,0)", pth: "((0,0),(1,1),(2,0))", poly: "((0,0),(1,1),(1,0))",
+  circ: "<(1,2),3>", r4: 1...10, r8: 2**40..2**41, rn: BigDecimal("1.5")..BigDecimal("2.5"),
+  rd: Date.new(2024, 1, 1)...Date.new(2024, 2, 1), rts: Time.utc(2024, 1, 1)...Time.utc(2024, 1, 2),
+  rtz: Time.utc(2024, 1, 1, 5)..Time.utc(2024, 1, 1, 6), mood: "happy", bits: "10101010", vbits: "101",
+  doc: "<a>x</a>", oid: 12_345, ci: "MiXeD", tv: "'a' 'b'", prefs: { "theme" => "dark", "n" => [1, 2] },
+  pobj: Prefs.new("light", 3), settings: { "limits" => [1, 2], "since" => Date.new(2024, 1, 1) },
+  created_at: Time.utc(2024, 3, 5, 14, 0, 0), updated_at: Time.utc(2024, 3, 5, 14, 1, 0.5r)
+}.freeze
+
+# Rows written with SQL: the text PostgreSQL returns for each type, edge values
+PG_RAW = [
+  { name: "'raw'", small: "32767", large: "-9223372036854775808", ratio: "'NaN'", real: "'-Infinity'", flag: "false",
+    amount: "'-0.5'", whole: "123456789012345678901234567890", exact: "'NaN'", at: "'infinity'",
+    atz: "'2024-03-05 09:07:09.999999+05:30'", day: "'-infinity'", tm: "'23:59:59.999999'",
+    span: "'1 year 2 mons 3 days 04:05:06.789'", jb: "'[1, 2.50, {\"\": null}]'", js: "'{\"a\" : 1, \"a\": 2}'",
+    data: "'\\x'", ints: "'{{1,2},{3,4}}'", tags: "'{NULL,\"NULL\",\"a,b\",\"{}\"}'", decs: "'{NaN,1e3}'",
+    stamps: "'{infinity,\"2024-01-01 00:00:00.5\"}'", days: "'{}'", docs: "ARRAY['{\"a\": [1]}'::jsonb, 'null'::jsonb]",
+    ip: "'2001:db8::1/64'", net: "'2001:db8::/32'", mac: "'08:00:2b:01:02:03'", uid: "'00000000-0000-0000-0000-000000000000'",
+    h: "'\"a b\"=>\"c\\\"d\", \"e\"=>NULL, \"\"=>\"\"'", cash: "'-0.01'", pt: "'(1e300,-0)'", r4: "'empty'",
+    r8: "'(,5]'", rn: "'[1.5,)'", rd: "'[2024-01-01,infinity)'", rts: "'(,)'", rtz: "'[2024-01-01 00:00+02,2024-01-02)'",
+    mood: "'sad'", bits: "B'00000000'", vbits: "B''", doc: "'<?xml version=\"1.0\"?><a/>'", oid: "4294967295",
+    ci: "''", tv: "''", prefs: "'--- {}\n'", pobj: "NULL", settings: "NULL" },
+  { name: "'second'", small: "-32768", ratio: "'Infinity'", real: "'1e-45'", amount: "'99999999.99'", exact: "'1e-30'",
+    at: "'2024-02-29 23:59:59.5'", atz: "'-infinity'", day: "'1999-12-31'", tm: "'00:00'", span: "'-00:00:00.000001'",
+    jb: "'\"string\"'", js: "'null'", data: "'\\x6162'", ints: "'{}'", tags: "'{\"日本\",é}'", stamps: "'{NULL}'",
+    ip: "'::ffff:1.2.3.4'", net: "'192.168.0.0/16'", h: "''", cash: "'0'", r4: "'[-5,-1]'", rn: "'[0,1)'",
+    rd: "'empty'", mood: "'ok'", bits: "B'11111111'", vbits: "B'1'", doc: "'plain text'", oid: "0",
+    prefs: "NULL", pobj: "'--- !ruby/object:Prefs\ntheme: blue\nsize: 7\n'" }
+].freeze
+
+# Form input (Strings) for Model.new and assignment
+PG_FORM = {
+  name: "form", small: " 12 ", ratio: "1e3", flag: "0", amount: "9.999", whole: "1e5", exact: "abc",
+  at: "2024-03-06 10:00:00", atz: "2024-03-06T10:00:00+05:30", day: "2024-02-30", tm: "10:11:12.5",
+  span: "P1DT2H", jb: "{\"a\": [1, 2]}", js: "[1,2", ints: %w[1 2 x], tags: %w[a b], decs: ["1.5", ""],
+  ip: "10.1.2.3", uid: "A0EEBC99-9C0B-4EF8-BB6D-6BB9BD380A11", h: "\"a\"=>\"b\"", cash: "$1,234.50",
+  r4: "[1,5)", mood: "ok", bits: "1100", oid: "77"
+}.freeze
+
+# ---------------------------------------------------------------------------
+# SQLite (7.2 only; 6.1 sqlite records are test/rails/records.tsv)
+# ---------------------------------------------------------------------------
+
+SQ_SCHEMA = proc do
+  create_table(:things) { |t| things_table(t, false) }
+end
+
+SQ_VALUES = PG_VALUES.slice(:name, :body, :small, :ratio, :flag, :amount, :whole, :exact, :at, :day, :tm, :js, :data,
+                            :prefs, :pobj, :settings, :created_at, :updated_at)
+SQ_RAW = [{ name: "'raw'", small: "'  7'", ratio: "'abc'", flag: "'t'", amount: "9.995", whole: "'1e5'", exact: "'1/3'",
+            at: "'2024-03-05T14:07:09Z'", day: "'2024-03-05 10:00'", tm: "'2000-01-01 10:11:12.5'", js: "'{\"a\":[1,2]}'",
+            data: "X'6162'", prefs: "'--- {}\n'", pobj: "NULL" }].freeze
+SQ_FORM = PG_FORM.slice(:name, :small, :ratio, :flag, :amount, :whole, :exact, :at, :day, :tm, :js)
+
+# ---------------------------------------------------------------------------
+# The records
+# ---------------------------------------------------------------------------
+
+def states(prefix, model, values, raw, form)
+  fmt = ->(name) { "#{prefix}_#{name}" }
+  first = model.create!(values)
+  raw.each { |cols| model.connection.execute("INSERT INTO things (#{cols.keys.join(', ')}) VALUES (#{cols.values.join(', ')})") }
+  model.connection.execute("INSERT INTO things (name) VALUES (NULL)")
+  ids = model.order(:id).pluck(:id)
+
+  row(fmt.("loaded"), model.find(first.id))
+  row(fmt.("read"), read_all(model.find(first.id)))
+  row(fmt.("materialized"), model.find(first.id).tap(&:attributes))
+  ids[1..-2].each_with_index do |id, i|
+    row(fmt.("raw_#{i + 1}"), model.find(id))
+    row(fmt.("raw_#{i + 1}_read"), read_all(model.find(id)))
+  end
+  row(fmt.("null"), model.find(ids.last))
+  changed = model.find(first.id)
+  form.each { |k, v| changed.public_send("#{k}=", v) }
+  row(fmt.("changed"), changed)
+  row(fmt.("changed_read"), read_all(changed))
+  row(fmt.("new"), model.new(form))
+  row(fmt.("new_empty"), model.new)
+  created = model.create!(values.merge(name: "created"))
+  row(fmt.("created"), created)
+  list = model.order(:id).to_a
+  row(fmt.("list"), list)
+  row(fmt.("in_hash"), { "thing" => list.first, "count" => list.size, "again" => [list.first] })
+end
+
+def run_adapter(prefix, config, schema, values, raw, form)
+  ActiveRecord::Base.establish_connection(config)
+  ActiveRecord::Schema.define(&schema)
+  model = Class.new(ActiveRecord::Base) { self.table_name = "things" }
+  Object.send(:remove_const, :Thing) if Object.const_defined?(:Thing)
+  Object.const_set(:Thing, model)
+  serialize_columns(model)
+  formats = AR7 ? [6.1, 7.1] : [nil]
+  formats.each do |f|
+    ActiveRecord.marshalling_format_version = f if f
+    model.connection.execute("DELETE FROM things")
+    states("#{prefix}#{f ? "_f#{f.to_s.delete('.')}" : ''}", model, values, raw, form)
+  end
+  ActiveRecord::Base.remove_connection
+end
+
+# a fresh database of our own in the server PG* names
+pg = { adapter: "postgresql", host: ENV["PGHOST"], port: ENV["PGPORT"], username: ENV["PGUSER"],
+       password: ENV["PGPASSWORD"], database: ENV["PGDATABASE"] || "postgres" }
+ActiveRecord::Base.establish_connection(pg)
+ActiveRecord::Base.connection.execute("DROP DATABASE IF EXISTS rbmarshal_fidelity")
+ActiveRecord::Base.connection.execute("CREATE DATABASE rbmarshal_fidelity")
+ActiveRecord::Base.remove_connection
+pg[:database] = "rbmarshal_fidelity"
+run_adapter("pg", pg, PG_SCHEMA, PG_VALUES, PG_RAW, PG_FORM)
+run_adapter("sq", { adapter: "sqlite3", database: ":memory:" }, SQ_SCHEMA, SQ_VALUES, SQ_RAW, SQ_FORM) if AR7
+
+File.binwrite(File.join(OUT_DIR, "#{TAG}_records.tsv"),
+              ROWS.map { |n, (b, j)| "#{n}\t#{b.unpack1('H*')}\t#{j}\n" }.join)
+puts "#{TAG}_records.tsv (Active Record #{ActiveRecord::VERSION::STRING}): #{ROWS.size} rows"
+puts "left out, as Rails raises (#{SKIPPED.size}):"
+SKIPPED.each { |n, why| puts "  #{n}: #{why}" }
