@@ -776,4 +776,7 @@ extern MarshalStatus marshal_cache_entry(const uint8_t *buf, size_t len,
 extern void marshal_cache_entry_free(MarshalCacheEntry *e,
 									 const MarshalHooks *hooks);
 
+/* The Ruby and Rails classes the codec knows (marshal_class.c). */
+#include "marshal_class.h"
+
 #endif							/* RBMARSHAL_MARSHAL_H */

@@ -451,8 +451,7 @@ marshal_cache_entry(const uint8_t *buf, size_t len, const MarshalHooks *hooks,
 
 		TRY(marshal_doc_open(&doc, buf, len, hooks, max_depth, err));
 		st = marshal_node(&doc, 2, &n, err);
-		if (st == MARSHAL_OK && n.type == MT_OBJECT &&
-			marshal_bytes_eq(n.cls, "ActiveSupport::Cache::Entry"))
+		if (st == MARSHAL_OK && marshal_class_is(&n, MC_CACHE_ENTRY))
 			st = entry_61(e, &doc, &n, hooks, max_depth, max_inflated, err);
 		else if (st == MARSHAL_OK)
 		{

@@ -939,7 +939,7 @@ show_date(Out *o, const MarshalNode *n, bool datetime)
 		TRY(marshal_skip(o->doc, p, &p, o->err));
 	}
 	sf_ok = f[3].type == MT_FIXNUM || f[3].type == MT_BIGNUM ||
-		(f[3].type == MT_USRMARSHAL && marshal_bytes_eq(f[3].cls, "Rational"));
+		marshal_class_is(&f[3], MC_RATIONAL);
 	/* nth within bounds that keep the real Julian Day well inside int64 */
 	if (f[0].type != MT_FIXNUM || f[0].ival < -(INT64_C(1) << 31) ||
 		f[0].ival > (INT64_C(1) << 31) || f[1].type != MT_FIXNUM ||
@@ -1193,112 +1193,109 @@ show_time(Out *o, size_t pos)
 	return put(o, buf, len < sizeof(buf) ? len : sizeof(buf) - 1);
 }
 
-/* Objects and U classes that Ruby shows in a form of their own. */
+/* #<OpenStruct a=1, b="x">: its table's symbol keys as names */
 static MarshalStatus
-show_special(Out *o, const MarshalView *view, bool *handled)
+show_openstruct(Out *o, const MarshalNode *n, bool *handled)
 {
-	const MarshalNode *n = &view->node;
+	MarshalView t;
+	MarshalViewIter it;
+	MarshalEntry e;
+	bool		done;
+	bool		first = true;
+
+	TRY(marshal_view(o->doc, n->items, &t, o->err));
+	if (t.kind == MV_HASH)
+	{
+		TRY(puts_(o, "#<OpenStruct"));
+		marshal_view_iter(&t, &it);
+		for (;;)
+		{
+			MarshalNode k;
+
+			TRY(marshal_view_next(o->doc, &it, &e, &done, o->err));
+			if (done)
+				break;
+			TRY(marshal_node(o->doc, e.key, &k, o->err));
+			TRY(put(o, first ? " " : ", ", first ? 1 : 2));
+			first = false;
+			TRY(put_text(o, k.data.ptr, k.data.len));
+			TRY(put(o, "=", 1));
+			TRY(show(o, e.value));
+		}
+		return put(o, ">", 1);
+	}
+	*handled = false;
+	return MARSHAL_OK;
+}
+
+/* (3/4) and (1+2i) */
+static MarshalStatus
+show_numeric_pair(Out *o, const MarshalNode *n, bool complex, bool *handled)
+{
+	MarshalNode arr;
+	size_t		p;
+
+	TRY(marshal_node(o->doc, n->items, &arr, o->err));
+	if (arr.type == MT_ARRAY && arr.count == 2)
+	{
+		MarshalNode b;
+
+		p = arr.items;
+		TRY(put(o, "(", 1));
+		TRY(show(o, p));
+		TRY(marshal_skip(o->doc, p, &p, o->err));
+		TRY(marshal_node(o->doc, p, &b, o->err));
+		if (!complex)
+			TRY(put(o, "/", 1));
+		else if (!(b.type == MT_FIXNUM && b.ival < 0) && !(b.type == MT_BIGNUM && b.negative))
+			TRY(put(o, "+", 1));
+		TRY(show(o, p));
+		if (complex)
+			TRY(put(o, "i", 1));
+		return put(o, ")", 1);
+	}
+	*handled = false;
+	return MARSHAL_OK;
+}
+
+/* 1..2 and 1...3 */
+static MarshalStatus
+show_range(Out *o, const MarshalNode *n, bool *handled)
+{
+	size_t		b;
+	size_t		e;
+	size_t		x;
+	MarshalNode excl;
+	MarshalNode bn;
+	MarshalNode en;
+
+	TRY(marshal_find_ivar(o->doc, n->items, n->count, "begin", &b, o->err));
+	TRY(marshal_find_ivar(o->doc, n->items, n->count, "end", &e, o->err));
+	TRY(marshal_find_ivar(o->doc, n->items, n->count, "excl", &x, o->err));
+	if (b && e && x)
+	{
+		TRY(marshal_node(o->doc, x, &excl, o->err));
+		TRY(marshal_node(o->doc, b, &bn, o->err));
+		TRY(marshal_node(o->doc, e, &en, o->err));
+		/* nil..nil shows as nil..nil; a missing end is left out */
+		if (bn.type != MT_NIL || en.type == MT_NIL)
+			TRY(show(o, b));
+		TRY(puts_(o, excl.type == MT_TRUE ? "..." : ".."));
+		if (en.type != MT_NIL || bn.type == MT_NIL)
+			TRY(show(o, e));
+		return MARSHAL_OK;
+	}
+	*handled = false;
+	return MARSHAL_OK;
+}
+
+/* An object with a "mesg" ivar: an Exception. */
+static MarshalStatus
+show_exception(Out *o, const MarshalNode *n, bool *handled)
+{
 	size_t		v;
 
 	*handled = true;
-	if (n->type == MT_USERDEF && marshal_bytes_eq(n->cls, "Time"))
-		return show_time(o, n->pos);
-	if (n->type == MT_USERDEF && marshal_bytes_eq(n->cls, "BigDecimal"))
-	{
-		const uint8_t *colon = memchr(n->data.ptr, ':', n->data.len);
-
-		if (colon)
-			return put_text(o, colon + 1, n->data.len - (size_t) (colon + 1 - n->data.ptr));
-	}
-	if (n->type == MT_USRMARSHAL && marshal_bytes_eq(n->cls, "Date"))
-		return show_date(o, n, false);
-	if (n->type == MT_USRMARSHAL && marshal_bytes_eq(n->cls, "DateTime"))
-		return show_date(o, n, true);
-	if (n->type == MT_USRMARSHAL && marshal_bytes_eq(n->cls, "OpenStruct"))
-	{
-		/* #<OpenStruct a=1, b="x">: its table's symbol keys as names */
-		MarshalView t;
-		MarshalViewIter it;
-		MarshalEntry e;
-		bool		done;
-		bool		first = true;
-
-		TRY(marshal_view(o->doc, n->items, &t, o->err));
-		if (t.kind == MV_HASH)
-		{
-			TRY(puts_(o, "#<OpenStruct"));
-			marshal_view_iter(&t, &it);
-			for (;;)
-			{
-				MarshalNode k;
-
-				TRY(marshal_view_next(o->doc, &it, &e, &done, o->err));
-				if (done)
-					break;
-				TRY(marshal_node(o->doc, e.key, &k, o->err));
-				TRY(put(o, first ? " " : ", ", first ? 1 : 2));
-				first = false;
-				TRY(put_text(o, k.data.ptr, k.data.len));
-				TRY(put(o, "=", 1));
-				TRY(show(o, e.value));
-			}
-			return put(o, ">", 1);
-		}
-	}
-	if (n->type == MT_USRMARSHAL &&
-		(marshal_bytes_eq(n->cls, "Rational") || marshal_bytes_eq(n->cls, "Complex")))
-	{
-		/* (3/4) and (1+2i) */
-		MarshalNode arr;
-		size_t		p;
-		bool		complex = marshal_bytes_eq(n->cls, "Complex");
-
-		TRY(marshal_node(o->doc, n->items, &arr, o->err));
-		if (arr.type == MT_ARRAY && arr.count == 2)
-		{
-			MarshalNode b;
-
-			p = arr.items;
-			TRY(put(o, "(", 1));
-			TRY(show(o, p));
-			TRY(marshal_skip(o->doc, p, &p, o->err));
-			TRY(marshal_node(o->doc, p, &b, o->err));
-			if (!complex)
-				TRY(put(o, "/", 1));
-			else if (!(b.type == MT_FIXNUM && b.ival < 0) && !(b.type == MT_BIGNUM && b.negative))
-				TRY(put(o, "+", 1));
-			TRY(show(o, p));
-			if (complex)
-				TRY(put(o, "i", 1));
-			return put(o, ")", 1);
-		}
-	}
-	if (n->type == MT_OBJECT && marshal_bytes_eq(n->cls, "Range"))
-	{
-		size_t		b;
-		size_t		e;
-		size_t		x;
-		MarshalNode excl;
-		MarshalNode bn;
-		MarshalNode en;
-
-		TRY(marshal_find_ivar(o->doc, n->items, n->count, "begin", &b, o->err));
-		TRY(marshal_find_ivar(o->doc, n->items, n->count, "end", &e, o->err));
-		TRY(marshal_find_ivar(o->doc, n->items, n->count, "excl", &x, o->err));
-		if (b && e && x)
-		{
-			TRY(marshal_node(o->doc, x, &excl, o->err));
-			TRY(marshal_node(o->doc, b, &bn, o->err));
-			TRY(marshal_node(o->doc, e, &en, o->err));
-			/* nil..nil shows as nil..nil; a missing end is left out */
-			if (bn.type != MT_NIL || en.type == MT_NIL)
-				TRY(show(o, b));
-			TRY(puts_(o, excl.type == MT_TRUE ? "..." : ".."));
-			if (en.type != MT_NIL || bn.type == MT_NIL)
-				TRY(show(o, e));
-			return MARSHAL_OK;
-		}
-	}
 	if (n->type == MT_OBJECT &&
 		marshal_find_ivar(o->doc, n->items, n->count, "mesg", &v, o->err) == MARSHAL_OK && v)
 	{
@@ -1333,6 +1330,50 @@ show_special(Out *o, const MarshalView *view, bool *handled)
 	}
 	*handled = false;
 	return MARSHAL_OK;
+}
+
+/* Objects and U classes that Ruby shows in a form of their own. */
+static MarshalStatus
+show_special(Out *o, const MarshalView *view, bool *handled)
+{
+	const MarshalNode *n = &view->node;
+	MarshalClassId id = marshal_class_id(n);
+
+	*handled = true;
+	switch (id)
+	{
+		case MC_TIME:
+			return show_time(o, n->pos);
+		case MC_BIGDECIMAL:
+			{
+				const uint8_t *colon = memchr(n->data.ptr, ':', n->data.len);
+
+				if (colon)
+					return put_text(o, colon + 1,
+									n->data.len - (size_t) (colon + 1 - n->data.ptr));
+				*handled = false;
+				break;
+			}
+		case MC_DATE:
+		case MC_DATETIME:
+			return show_date(o, n, id == MC_DATETIME);
+		case MC_OPENSTRUCT:
+			TRY(show_openstruct(o, n, handled));
+			break;
+		case MC_RATIONAL:
+		case MC_COMPLEX:
+			TRY(show_numeric_pair(o, n, id == MC_COMPLEX, handled));
+			break;
+		case MC_RANGE:
+			TRY(show_range(o, n, handled));
+			break;
+		default:
+			*handled = false;
+			break;
+	}
+	if (*handled)
+		return MARSHAL_OK;
+	return show_exception(o, n, handled);
 }
 
 static bool

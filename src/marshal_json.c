@@ -111,45 +111,6 @@ located(Walk *w, MarshalStatus st)
 	return st;
 }
 
-static const char *
-type_name(const MarshalNode *n)
-{
-	switch (n->type)
-	{
-		case MT_NIL:
-			return "NilClass";
-		case MT_TRUE:
-			return "TrueClass";
-		case MT_FALSE:
-			return "FalseClass";
-		case MT_FIXNUM:
-		case MT_BIGNUM:
-			return "Integer";
-		case MT_FLOAT:
-			return "Float";
-		case MT_STRING:
-			return "String";
-		case MT_SYMBOL:
-			return "Symbol";
-		case MT_REGEXP:
-			return "Regexp";
-		case MT_ARRAY:
-			return "Array";
-		case MT_HASH:
-		case MT_HASH_DEF:
-			return "Hash";
-		case MT_CLASS:
-			return "Class";
-		case MT_MODULE:
-		case MT_MODULE_OLD:
-			return "Module";
-		case MT_STRUCT:
-			return "Struct";
-		default:
-			return "Object";
-	}
-}
-
 static void *
 walk_alloc(Walk *w, size_t size)
 {
@@ -542,7 +503,7 @@ emit_range(Walk *w, const MarshalNode *n)
 	TRY(scalar_to_s(w, ve, &e, es, sizeof(es), &ok2));
 	if (!ok1 || !ok2)
 		return fail(w, MARSHAL_ERR_UNREPRESENTABLE, n->pos,
-					"Range of %s cannot be converted", type_name(ok1 ? &e : &b));
+					"Range of %s cannot be converted", marshal_type_name(ok1 ? e.type : b.type));
 	snprintf(out, sizeof(out), "%s%s%s", bs, x.type == MT_TRUE ? "..." : "..", es);
 	w->sink->string(w->sink->ctx, out, strlen(out), false);
 	return MARSHAL_OK;
@@ -570,7 +531,7 @@ emit_numeric_pair(Walk *w, const MarshalNode *n, bool complex)
 	TRY(marshal_node(w->doc, p, &a, w->err));
 	TRY(marshal_skip(w->doc, p, &p, w->err));
 	TRY(marshal_node(w->doc, p, &b, w->err));
-	if (complex && a.type == MT_USRMARSHAL && marshal_bytes_eq(a.cls, "Rational"))
+	if (complex && marshal_class_is(&a, MC_RATIONAL))
 		return fail(w, MARSHAL_ERR_UNREPRESENTABLE, n->pos, "Complex of Rationals");
 	TRY(number_to_s(w, arr.items, &a, as, sizeof(as), &ok1));
 	TRY(number_to_s(w, p, &b, bs, sizeof(bs), &ok2));
@@ -626,7 +587,7 @@ emit_key(Walk *w, const MarshalEntry *e, const MarshalLeaf *leaf)
 		}
 		TRY(marshal_node(w->doc, e->key, &n, w->err));
 		return fail(w, MARSHAL_ERR_UNREPRESENTABLE, at,
-					"a hash key of class %s cannot be converted", type_name(&n));
+					"a hash key of class %s cannot be converted", marshal_type_name(n.type));
 	}
 	if (w->depth < PATH_STEPS)
 	{
@@ -949,60 +910,45 @@ emit_entries(Walk *w, const MarshalView *view, size_t *end)
 	return MARSHAL_OK;
 }
 
-/* Objects and U classes that are JSON scalars (MV_SCALAR containers). */
+/* ActiveSupport::Duration: its @value; as_json of a Float one is to_i. */
 static MarshalStatus
-emit_scalar_object(Walk *w, const MarshalNode *n)
+emit_duration(Walk *w, const MarshalNode *n)
 {
 	size_t		vpos;
 	size_t		ignored;
+	MarshalNode v;
 
-	if (n->type == MT_USRMARSHAL)
+	TRY(marshal_find_ivar(w->doc, n->items, n->count, "@value", &vpos, w->err));
+	if (!vpos)
+		return fail(w, MARSHAL_ERR_UNREPRESENTABLE, n->pos, "Duration without @value");
+	TRY(marshal_node(w->doc, vpos, &v, w->err));
+	if (v.type == MT_FLOAT)
 	{
-		char		buf[80];
-		size_t		len;
-		MarshalStatus st;
+		double		d;
 
-		if (marshal_bytes_eq(n->cls, "Date") || marshal_bytes_eq(n->cls, "DateTime"))
-		{
-			st = marshal_date_json(w->doc, n, n->cls.len == 8, w->opts.time_precision,
-								   buf, &len, w->err);
-			return emit_time_text(w, st, buf, len);
-		}
-		if (marshal_bytes_eq(n->cls, "ActiveSupport::TimeWithZone"))
-		{
-			st = marshal_time_with_zone_json(w->doc, n, w->opts.time_precision,
-											 buf, &len, w->err);
-			return emit_time_text(w, st, buf, len);
-		}
-		return emit_numeric_pair(w, n, marshal_bytes_eq(n->cls, "Complex"));
+		if (!marshal_parse_float(v.data.ptr, v.data.len, &d) || !isfinite(d) ||
+			fabs(d) > 9.2e18)
+			return fail(w, MARSHAL_ERR_UNREPRESENTABLE, n->pos,
+						"Duration of a non-finite number of seconds");
+		w->sink->integer(w->sink->ctx, (int64_t) d);
+		return MARSHAL_OK;
 	}
-	if (n->type != MT_OBJECT)
-		return fail(w, MARSHAL_ERR_FORMAT, n->pos, "unexpected container");
-	if (marshal_bytes_eq(n->cls, "Range"))
-		return emit_range(w, n);
-	if (marshal_bytes_eq(n->cls, "ActiveSupport::Duration"))
-	{
-		MarshalNode v;
+	return emit_value(w, vpos, &ignored);
+}
 
-		TRY(marshal_find_ivar(w->doc, n->items, n->count, "@value", &vpos, w->err));
-		if (!vpos)
-			return fail(w, MARSHAL_ERR_UNREPRESENTABLE, n->pos, "Duration without @value");
-		TRY(marshal_node(w->doc, vpos, &v, w->err));
-		if (v.type == MT_FLOAT)
-		{
-			/* as_json is to_i */
-			double		d;
+/*
+ * An object that is its @name (ActiveSupport::TimeZone) or, an Exception,
+ * its message (internal ivar "mesg"), else its class name.
+ */
+static MarshalStatus
+emit_named_object(Walk *w, const MarshalNode *n)
+{
+	size_t		vpos;
+	size_t		ignored;
+	MarshalNode m;
+	MarshalBytes none = {NULL, 0};
 
-			if (!marshal_parse_float(v.data.ptr, v.data.len, &d) || !isfinite(d) ||
-				fabs(d) > 9.2e18)
-				return fail(w, MARSHAL_ERR_UNREPRESENTABLE, n->pos,
-							"Duration of a non-finite number of seconds");
-			w->sink->integer(w->sink->ctx, (int64_t) d);
-			return MARSHAL_OK;
-		}
-		return emit_value(w, vpos, &ignored);
-	}
-	if (marshal_bytes_eq(n->cls, "ActiveSupport::TimeZone"))
+	if (marshal_class_is(n, MC_TIME_ZONE))
 	{
 		TRY(marshal_find_ivar(w->doc, n->items, n->count, "@name", &vpos, w->err));
 		if (vpos)
@@ -1010,16 +956,50 @@ emit_scalar_object(Walk *w, const MarshalNode *n)
 		w->sink->null(w->sink->ctx);
 		return MARSHAL_OK;
 	}
-	/* an Exception: its message (internal ivar "mesg"), or its class name */
 	TRY(marshal_find_ivar(w->doc, n->items, n->count, "mesg", &vpos, w->err));
-	{
-		MarshalNode m;
-		MarshalBytes none = {NULL, 0};
+	TRY(marshal_node(w->doc, vpos, &m, w->err));
+	if (m.type == MT_NIL)
+		return emit_text(w, n->pos, n->cls.ptr, n->cls.len, MENC_UTF8, none, false);
+	return emit_value(w, vpos, &ignored);
+}
 
-		TRY(marshal_node(w->doc, vpos, &m, w->err));
-		if (m.type == MT_NIL)
-			return emit_text(w, n->pos, n->cls.ptr, n->cls.len, MENC_UTF8, none, false);
-		return emit_value(w, vpos, &ignored);
+/* Objects and U classes that are JSON scalars (MV_SCALAR containers). */
+static MarshalStatus
+emit_scalar_object(Walk *w, const MarshalNode *n)
+{
+	MarshalClassId id = marshal_class_id(n);
+	char		buf[80];
+	size_t		len;
+	MarshalStatus st;
+
+	if (n->type == MT_USRMARSHAL)
+	{
+		switch (id)
+		{
+			case MC_DATE:
+			case MC_DATETIME:
+				st = marshal_date_json(w->doc, n, id == MC_DATETIME,
+									   w->opts.time_precision, buf, &len, w->err);
+				return emit_time_text(w, st, buf, len);
+			case MC_TIME_WITH_ZONE:
+				st = marshal_time_with_zone_json(w->doc, n, w->opts.time_precision,
+												 buf, &len, w->err);
+				return emit_time_text(w, st, buf, len);
+			default:
+				/* Rational, Complex (and a U whose data leads back to it) */
+				return emit_numeric_pair(w, n, id == MC_COMPLEX);
+		}
+	}
+	if (n->type != MT_OBJECT)
+		return fail(w, MARSHAL_ERR_FORMAT, n->pos, "unexpected container");
+	switch (id)
+	{
+		case MC_RANGE:
+			return emit_range(w, n);
+		case MC_DURATION:
+			return emit_duration(w, n);
+		default:
+			return emit_named_object(w, n);
 	}
 }
 
@@ -1133,7 +1113,7 @@ emit_flat(Walk *w, const MarshalNode *n)
 							 n->encoding == MENC_BINARY ? MENC_UTF8 : n->encoding,
 							 n->encname, false);
 		case MT_USERDEF:
-			if (marshal_bytes_eq(n->cls, "Time"))
+			if (marshal_class_is(n, MC_TIME))
 			{
 				char		buf[80];
 				size_t		len;
@@ -1142,7 +1122,7 @@ emit_flat(Walk *w, const MarshalNode *n)
 
 				return emit_time_text(w, st, buf, len);
 			}
-			if (marshal_bytes_eq(n->cls, "BigDecimal"))
+			if (marshal_class_is(n, MC_BIGDECIMAL))
 				return emit_bigdecimal(w, n);
 			{
 				/* a _dump class we do not know: keep its bytes */
@@ -1229,7 +1209,7 @@ emit_value(Walk *w, size_t pos, size_t *next)
 		if (w->active[i] == n.pos)
 			return fail(w, MARSHAL_ERR_UNREPRESENTABLE, pos,
 						"%s contains itself (object link to offset %zu)",
-						type_name(&n), n.pos);
+						marshal_type_name(n.type), n.pos);
 	if (++w->depth % 8 == 0 && w->hooks && w->hooks->check_stack)
 		w->hooks->check_stack(w->hooks->ctx);
 	if (w->nactive == w->activecap)

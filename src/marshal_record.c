@@ -144,8 +144,7 @@ read_type(const MarshalDoc *doc, size_t pos, RecordType *t, MarshalError *err)
 
 	memset(t, 0, sizeof(*t));
 	TRY(marshal_node(doc, pos, &n, err));
-	if (n.type == MT_USRMARSHAL &&
-		marshal_bytes_eq(n.cls, "ActiveRecord::AttributeMethods::TimeZoneConversion::TimeZoneConverter"))
+	if (marshal_class_is(&n, MC_TIME_ZONE_CONVERTER))
 	{
 		size_t		obj;
 		size_t		unused;
@@ -156,8 +155,7 @@ read_type(const MarshalDoc *doc, size_t pos, RecordType *t, MarshalError *err)
 		TRY(marshal_node(doc, obj, &n, err));
 		t->tz = true;
 	}
-	else if (n.type == MT_USRMARSHAL &&
-			 marshal_bytes_eq(n.cls, "ActiveRecord::Type::Serialized"))
+	else if (marshal_class_is(&n, MC_SERIALIZED_TYPE))
 	{
 		size_t		obj;
 		size_t		coder;
@@ -170,8 +168,7 @@ read_type(const MarshalDoc *doc, size_t pos, RecordType *t, MarshalError *err)
 		if ((c.type == MT_MODULE || c.type == MT_CLASS) &&
 			marshal_bytes_eq(c.data, "ActiveRecord::Coders::JSON"))
 			t->kind = TK_SERIAL_JSON;
-		else if (c.type == MT_OBJECT &&
-				 marshal_bytes_eq(c.cls, "ActiveRecord::Coders::YAMLColumn"))
+		else if (marshal_class_is(&c, MC_YAML_COLUMN))
 		{
 			size_t		oc;
 			MarshalNode cls;
@@ -1037,8 +1034,7 @@ byte_string(const MarshalDoc *doc, const MarshalNode *v, MarshalBytes *b,
 		*pos = v->pos;
 		*ok = true;
 	}
-	else if (v->type == MT_OBJECT &&
-			 marshal_bytes_eq(v->cls, "ActiveModel::Type::Binary::Data"))
+	else if (marshal_class_is(v, MC_BINARY_DATA))
 	{
 		size_t		p;
 		MarshalNode s;
@@ -1182,9 +1178,8 @@ marshal_record_view(const MarshalDoc *doc, MarshalView *view,
 		return MARSHAL_OK;
 	if ((st = marshal_node(doc, attrs, &set, err)) != MARSHAL_OK)
 		return st;
-	if (set.type != MT_OBJECT ||
-		!(marshal_bytes_eq(set.cls, "ActiveModel::LazyAttributeSet") ||
-		  marshal_bytes_eq(set.cls, "ActiveModel::AttributeSet")))
+	if (!marshal_class_is(&set, MC_LAZY_ATTRIBUTE_SET) &&
+		!marshal_class_is(&set, MC_ATTRIBUTE_SET))
 		return MARSHAL_OK;
 	r->attr_seg = -1;
 	r->values_seg = -1;
@@ -1344,8 +1339,8 @@ marshal_record_next(const MarshalDoc *doc, MarshalViewIter *it,
 			(st = marshal_node(doc, attr, &a, err)) != MARSHAL_OK)
 			return st;
 		if (a.type != MT_OBJECT ||
-			marshal_bytes_eq(a.cls, "ActiveModel::Attribute::Uninitialized") ||
-			marshal_bytes_eq(a.cls, "ActiveModel::Attribute::Null"))
+			marshal_class_is(&a, MC_ATTRIBUTE_UNINITIALIZED) ||
+			marshal_class_is(&a, MC_ATTRIBUTE_NULL))
 			continue;
 		if ((st = marshal_find_ivar(doc, a.items, a.count, "@value", &value, err)) != MARSHAL_OK)
 			return st;
@@ -1357,9 +1352,9 @@ marshal_record_next(const MarshalDoc *doc, MarshalViewIter *it,
 				(st = marshal_find_ivar(doc, a.items, a.count, "@type",
 										&e->type, err)) != MARSHAL_OK)
 				return st;
-			if (marshal_bytes_eq(a.cls, "ActiveModel::Attribute::FromDatabase"))
+			if (marshal_class_is(&a, MC_ATTRIBUTE_FROM_DATABASE))
 				e->cast = MARSHAL_CAST_DB;
-			else if (marshal_bytes_eq(a.cls, "ActiveModel::Attribute::FromUser"))
+			else if (marshal_class_is(&a, MC_ATTRIBUTE_FROM_USER))
 				e->cast = MARSHAL_CAST_USER;
 			if (e->type == 0)
 				e->cast = MARSHAL_CAST_NONE;

@@ -527,7 +527,7 @@ re_value(Reenc *r, size_t pos, size_t *next)
 
 			TRY(marshal_long(doc, n.ivars, &count, &q, r->err));
 			TRY(re_ivars(r, q, count, n.encoding, n.encname,
-						 n.type == MT_USERDEF && marshal_bytes_eq(n.cls, "Time"), false, next));
+						 marshal_class_is(&n, MC_TIME), false, next));
 		}
 		else
 			*next = n.next;

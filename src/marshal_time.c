@@ -54,7 +54,7 @@ marshal_read_int_or_rational(const MarshalDoc *doc, size_t pos, int64_t *v,
 	MarshalNode n;
 
 	TRY(marshal_node(doc, pos, &n, err));
-	if (n.type == MT_USRMARSHAL && marshal_bytes_eq(n.cls, "Rational"))
+	if (marshal_class_is(&n, MC_RATIONAL))
 	{
 		MarshalNode arr;
 		size_t		p;
@@ -449,9 +449,9 @@ marshal_instant(const MarshalDoc *doc, size_t pos, MarshalInstant *t,
 	*ok = false;
 	err->status = MARSHAL_OK;
 	TRY(marshal_node(doc, pos, &n, err));
-	if (n.type == MT_USERDEF && marshal_bytes_eq(n.cls, "Time"))
+	if (marshal_class_is(&n, MC_TIME))
 		TRY(at_root(marshal_time_decode(doc, &n, &ti, err), err));
-	else if (n.type == MT_USRMARSHAL && marshal_bytes_eq(n.cls, "ActiveSupport::TimeWithZone"))
+	else if (marshal_class_is(&n, MC_TIME_WITH_ZONE))
 	{
 		/* its first element is the UTC Time */
 		MarshalNode arr;
@@ -465,7 +465,7 @@ marshal_instant(const MarshalDoc *doc, size_t pos, MarshalInstant *t,
 			return MARSHAL_OK;
 		TRY(at_root(marshal_time_decode(doc, &utc, &ti, err), err));
 	}
-	else if (n.type == MT_USRMARSHAL && marshal_bytes_eq(n.cls, "DateTime"))
+	else if (marshal_class_is(&n, MC_DATETIME))
 	{
 		int64_t		f[5];
 
@@ -494,7 +494,7 @@ marshal_time_parts(const MarshalDoc *doc, size_t pos, MarshalInstant *t,
 	*ok = false;
 	err->status = MARSHAL_OK;
 	TRY(marshal_node(doc, pos, &n, err));
-	if (n.type != MT_USERDEF || !marshal_bytes_eq(n.cls, "Time"))
+	if (!marshal_class_is(&n, MC_TIME))
 		return MARSHAL_OK;
 	TRY(at_root(marshal_time_decode(doc, &n, &ti, err), err));
 	t->epoch = ti.epoch;
@@ -522,7 +522,7 @@ marshal_date_jd(const MarshalDoc *doc, size_t pos, int64_t *jd, bool *ok,
 	*ok = false;
 	err->status = MARSHAL_OK;
 	TRY(marshal_node(doc, pos, &n, err));
-	if (n.type != MT_USRMARSHAL || !marshal_bytes_eq(n.cls, "Date"))
+	if (!marshal_class_is(&n, MC_DATE))
 		return MARSHAL_OK;
 	TRY(at_root(marshal_date_fields(doc, &n, f, err), err));
 	*jd = f[1];

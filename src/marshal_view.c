@@ -69,15 +69,6 @@ marshal_find_ivar(const MarshalDoc *doc, size_t pos, uint32_t count,
 	return MARSHAL_OK;
 }
 
-/* U classes whose data is not the JSON value (they map to strings). */
-static bool
-usrmarshal_is_scalar(MarshalBytes cls)
-{
-	return marshal_bytes_eq(cls, "Date") || marshal_bytes_eq(cls, "DateTime") ||
-		marshal_bytes_eq(cls, "ActiveSupport::TimeWithZone") ||
-		marshal_bytes_eq(cls, "Rational") || marshal_bytes_eq(cls, "Complex");
-}
-
 MarshalStatus
 marshal_view(const MarshalDoc *doc, size_t pos, MarshalView *view,
 			 MarshalError *err)
@@ -91,9 +82,11 @@ marshal_view(const MarshalDoc *doc, size_t pos, MarshalView *view,
 	for (;;)
 	{
 		MarshalNode *n = &view->node;
+		const MarshalClass *cls;
 
 		if ((st = marshal_node(doc, pos, n, err)) != MARSHAL_OK)
 			return st;
+		cls = n->type == MT_OBJECT || n->type == MT_USRMARSHAL ? marshal_class_of(n) : NULL;
 		view->items = n->items;
 		view->count = n->count;
 		switch (n->type)
@@ -112,7 +105,7 @@ marshal_view(const MarshalDoc *doc, size_t pos, MarshalView *view,
 				{
 					size_t		v;
 
-					if (marshal_bytes_eq(n->cls, "Set"))
+					if (cls && cls->view == MCV_SET)
 					{
 						MarshalNode h;
 
@@ -126,9 +119,7 @@ marshal_view(const MarshalDoc *doc, size_t pos, MarshalView *view,
 						view->count = h.count;
 						return MARSHAL_OK;
 					}
-					if (marshal_bytes_eq(n->cls, "Range") ||
-						marshal_bytes_eq(n->cls, "ActiveSupport::Duration") ||
-						marshal_bytes_eq(n->cls, "ActiveSupport::TimeZone"))
+					if (cls && cls->view == MCV_SCALAR)
 						return MARSHAL_OK;	/* MV_SCALAR */
 					if ((st = marshal_record_view(doc, view, err)) != MARSHAL_OK ||
 						view->kind == MV_RECORD)
@@ -142,7 +133,8 @@ marshal_view(const MarshalDoc *doc, size_t pos, MarshalView *view,
 					return MARSHAL_OK;
 				}
 			case MT_USRMARSHAL:
-				if (usrmarshal_is_scalar(n->cls))
+				/* the classes whose data is not the JSON value */
+				if (cls && cls->view == MCV_SCALAR)
 					return MARSHAL_OK;
 				/* OpenStruct and unknown classes: the data they dumped */
 				{

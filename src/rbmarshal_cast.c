@@ -78,7 +78,7 @@ to_numeric(bytea *v, const char *target, MarshalNode *n, MarshalDoc *doc)
 				return numeric_of_text(buf);
 			}
 		case MT_USERDEF:
-			if (n->cls.len == 10 && memcmp(n->cls.ptr, "BigDecimal", 10) == 0)
+			if (marshal_class_is(n, MC_BIGDECIMAL))
 			{
 				/* "<maxprec>:<value>": numeric reads "0.12345e3", NaN, Infinity */
 				const char *colon = memchr(n->data.ptr, ':', n->data.len);

@@ -549,47 +549,11 @@ class_text(MarshalBytes name)
 	return pg_any_to_server(out, (int) strlen(out), PG_UTF8);
 }
 
-/* Ruby's class name of a node: through I and e; a C subclass's name wins. */
+/* Ruby's class name of a node (marshal_class_name) as text. */
 char *
 rbmarshal_class_name(const MarshalNode *n)
 {
-	/* "C :Hash {" marks an identity Hash, not a subclass */
-	if (n->uclass.len > 0 &&
-		!(n->uclass.len == 4 && memcmp(n->uclass.ptr, "Hash", 4) == 0))
-		return class_text(n->uclass);
-	switch (n->type)
-	{
-		case MT_NIL:
-			return pstrdup("NilClass");
-		case MT_TRUE:
-			return pstrdup("TrueClass");
-		case MT_FALSE:
-			return pstrdup("FalseClass");
-		case MT_FIXNUM:
-		case MT_BIGNUM:
-			return pstrdup("Integer");
-		case MT_FLOAT:
-			return pstrdup("Float");
-		case MT_STRING:
-			return pstrdup("String");
-		case MT_SYMBOL:
-			return pstrdup("Symbol");
-		case MT_REGEXP:
-			return pstrdup("Regexp");
-		case MT_ARRAY:
-			return pstrdup("Array");
-		case MT_HASH:
-		case MT_HASH_DEF:
-			return pstrdup("Hash");
-		case MT_CLASS:
-			return pstrdup("Class");
-		case MT_MODULE:
-		case MT_MODULE_OLD:
-			return pstrdup("Module");
-		default:
-			/* o S u U d: the class the stream names */
-			return class_text(n->cls);
-	}
+	return class_text(marshal_class_name(n));
 }
 
 Datum

@@ -1,0 +1,117 @@
+/*
+ * marshal_class.c
+ *		The table of Ruby and Rails classes the codec knows by name, and the
+ *		names of a value's class.
+ */
+#include "marshal_internal.h"
+
+#include <string.h>
+
+#define ROW(name, type, id, view) {name, sizeof(name) - 1, type, id, view}
+
+static const MarshalClass classes[] = {
+	ROW("Time", MT_USERDEF, MC_TIME, MCV_SCALAR),
+	ROW("BigDecimal", MT_USERDEF, MC_BIGDECIMAL, MCV_SCALAR),
+	ROW("Date", MT_USRMARSHAL, MC_DATE, MCV_SCALAR),
+	ROW("DateTime", MT_USRMARSHAL, MC_DATETIME, MCV_SCALAR),
+	ROW("Rational", MT_USRMARSHAL, MC_RATIONAL, MCV_SCALAR),
+	ROW("Complex", MT_USRMARSHAL, MC_COMPLEX, MCV_SCALAR),
+	ROW("Range", MT_OBJECT, MC_RANGE, MCV_SCALAR),
+	ROW("Set", MT_OBJECT, MC_SET, MCV_SET),
+	/* its view is the table Hash it dumps, as any other U's */
+	ROW("OpenStruct", MT_USRMARSHAL, MC_OPENSTRUCT, MCV_DEFAULT),
+	ROW("ActiveSupport::TimeWithZone", MT_USRMARSHAL, MC_TIME_WITH_ZONE, MCV_SCALAR),
+	ROW("ActiveSupport::Duration", MT_OBJECT, MC_DURATION, MCV_SCALAR),
+	ROW("ActiveSupport::TimeZone", MT_OBJECT, MC_TIME_ZONE, MCV_SCALAR),
+	ROW("ActiveSupport::Cache::Entry", MT_OBJECT, MC_CACHE_ENTRY, MCV_DEFAULT),
+	ROW("ActiveModel::AttributeSet", MT_OBJECT, MC_ATTRIBUTE_SET, MCV_DEFAULT),
+	ROW("ActiveModel::LazyAttributeSet", MT_OBJECT, MC_LAZY_ATTRIBUTE_SET, MCV_DEFAULT),
+	ROW("ActiveModel::Attribute::FromDatabase", MT_OBJECT,
+		MC_ATTRIBUTE_FROM_DATABASE, MCV_DEFAULT),
+	ROW("ActiveModel::Attribute::FromUser", MT_OBJECT, MC_ATTRIBUTE_FROM_USER,
+		MCV_DEFAULT),
+	ROW("ActiveModel::Attribute::Uninitialized", MT_OBJECT,
+		MC_ATTRIBUTE_UNINITIALIZED, MCV_DEFAULT),
+	ROW("ActiveModel::Attribute::Null", MT_OBJECT, MC_ATTRIBUTE_NULL, MCV_DEFAULT),
+	ROW("ActiveModel::Type::Binary::Data", MT_OBJECT, MC_BINARY_DATA, MCV_DEFAULT),
+	ROW("ActiveRecord::AttributeMethods::TimeZoneConversion::TimeZoneConverter",
+		MT_USRMARSHAL, MC_TIME_ZONE_CONVERTER, MCV_DEFAULT),
+	ROW("ActiveRecord::Type::Serialized", MT_USRMARSHAL, MC_SERIALIZED_TYPE,
+		MCV_DEFAULT),
+	ROW("ActiveRecord::Coders::YAMLColumn", MT_OBJECT, MC_YAML_COLUMN, MCV_DEFAULT),
+};
+
+const MarshalClass *
+marshal_class_of(const MarshalNode *n)
+{
+	size_t		len = n->cls.len;
+
+	if (len == 0)
+		return NULL;
+	for (size_t i = 0; i < lengthof(classes); i++)
+		if (classes[i].len == len && classes[i].type == n->type &&
+			memcmp(classes[i].name, n->cls.ptr, len) == 0)
+			return &classes[i];
+	return NULL;
+}
+
+const char *
+marshal_type_name(int type)
+{
+	switch (type)
+	{
+		case MT_NIL:
+			return "NilClass";
+		case MT_TRUE:
+			return "TrueClass";
+		case MT_FALSE:
+			return "FalseClass";
+		case MT_FIXNUM:
+		case MT_BIGNUM:
+			return "Integer";
+		case MT_FLOAT:
+			return "Float";
+		case MT_STRING:
+			return "String";
+		case MT_SYMBOL:
+			return "Symbol";
+		case MT_REGEXP:
+			return "Regexp";
+		case MT_ARRAY:
+			return "Array";
+		case MT_HASH:
+		case MT_HASH_DEF:
+			return "Hash";
+		case MT_CLASS:
+			return "Class";
+		case MT_MODULE:
+		case MT_MODULE_OLD:
+			return "Module";
+		case MT_STRUCT:
+			return "Struct";
+		default:
+			return "Object";
+	}
+}
+
+MarshalBytes
+marshal_class_name(const MarshalNode *n)
+{
+	const char *name;
+
+	/* "C :Hash {" marks an identity Hash, not a subclass */
+	if (n->uclass.len > 0 && !marshal_bytes_eq(n->uclass, "Hash"))
+		return n->uclass;
+	switch (n->type)
+	{
+		case MT_OBJECT:
+		case MT_STRUCT:
+		case MT_USERDEF:
+		case MT_USRMARSHAL:
+		case MT_DATA:
+			return n->cls;
+		default:
+			name = marshal_type_name(n->type);
+			return (MarshalBytes) {(const uint8_t *) name, strlen(name)};
+	}
+}
