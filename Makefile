@@ -13,7 +13,7 @@ DATA_built = $(EXTENSION)--$(EXTVERSION).sql
 DATA = $(filter-out $(DATA_built),$(wildcard $(EXTENSION)--*.sql))
 
 # each test runs alone (tables several read: sql/include/shared_tables.sql)
-REGRESS = fixtures io compare copy errors jsonb differential navigation builders migrate rails adversarial literal
+REGRESS = fixtures io compare copy errors jsonb differential navigation builders migrate rails adversarial literal limits
 REGRESS_OPTS = --load-extension=$(EXTENSION)
 
 # Warnings are errors in every build (CI and developers alike).

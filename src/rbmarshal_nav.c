@@ -10,6 +10,7 @@
 #include "rbmarshal.h"
 
 #include "catalog/pg_type.h"
+#include "common/hashfn.h"
 #include "funcapi.h"
 #include "mb/pg_wchar.h"
 #include "miscadmin.h"
@@ -100,7 +101,7 @@ step(MarshalDoc *doc, const MarshalView *view, size_t *pos, const char *key,
  * the made-up object.  NULL if it is not there.
  */
 static JsonbValue *
-made_up_field(JsonbValue *obj, const char *key, size_t keylen)
+jbv_field(JsonbValue *obj, const char *key, size_t keylen)
 {
 	JsonbValue *found = NULL;
 
@@ -121,11 +122,11 @@ made_up_field(JsonbValue *obj, const char *key, size_t keylen)
  * digits, when the step is a path element) of an array.  NULL if none.
  */
 static JsonbValue *
-made_step(JsonbValue *v, const char *key, size_t keylen, bool by_index,
-		  int64 index)
+jbv_step(JsonbValue *v, const char *key, size_t keylen, bool by_index,
+		 int64 index)
 {
 	if (v->type == jbvObject && !by_index)
-		return made_up_field(v, key, keylen);
+		return jbv_field(v, key, keylen);
 	if (v->type == jbvArray && !v->val.array.rawScalar)
 	{
 		int			n = v->val.array.nElems;
@@ -146,7 +147,7 @@ made_step(JsonbValue *v, const char *key, size_t keylen, bool by_index,
  * booleans and containers as jsonb prints them.
  */
 static text *
-made_text(JsonbValue *v)
+jbv_text(JsonbValue *v)
 {
 	Jsonb	   *j;
 
@@ -217,28 +218,58 @@ value_at(MarshalDoc *doc, size_t pos)
 }
 
 /*
+ * Whether the JSON view of the value at pos is a string it takes from the
+ * bytes as they are (a String or Symbol that is UTF-8 text): *s, *len.
+ */
+static bool
+plain_string(MarshalDoc *doc, size_t pos, const char **s, size_t *len)
+{
+	MarshalNode n;
+	MarshalError err;
+
+	rbmarshal_check_status(marshal_node(doc, pos, &n, &err), &err);
+	if ((n.type != MT_STRING && n.type != MT_SYMBOL) || n.uclass.len != 0 ||
+		n.encoding == MENC_NAMED ||
+		!marshal_utf8_valid(n.data.ptr, n.data.len, false))
+		return false;
+	*s = (const char *) n.data.ptr;
+	*len = n.data.len;
+	return true;
+}
+
+/*
  * The sub-value at pos as ->> gives it: a JSON string's text, NULL for
  * null, else the jsonb text.
  */
 static text *
 text_at(MarshalDoc *doc, size_t pos)
 {
-	MarshalNode n;
+	MarshalLeaf leaf;
 	MarshalError err;
+	bool		found;
+	const char *s;
+	size_t		len;
 
-	/* the common case, a String or Symbol that is text: no JSON walk */
-	rbmarshal_check_status(marshal_node(doc, pos, &n, &err), &err);
-	if ((n.type == MT_STRING || n.type == MT_SYMBOL) && n.uclass.len == 0 &&
-		n.encoding != MENC_NAMED &&
-		marshal_utf8_valid(n.data.ptr, n.data.len, false))
+	/* the commonest values need no JSON walk */
+	rbmarshal_check_status(marshal_leaf(doc, pos, &leaf, &found, &err), &err);
+	if (found && leaf.type == MT_NIL)
+		return NULL;
+	if (found && (leaf.type == MT_TRUE || leaf.type == MT_FALSE))
+		return cstring_to_text(leaf.type == MT_TRUE ? "true" : "false");
+	if (found && leaf.type == MT_FIXNUM)
 	{
-		const char *s = (const char *) n.data.ptr;
-		char	   *conv = pg_any_to_server(s, (int) n.data.len, PG_UTF8);
+		char		buf[MAXINT8LEN + 1];
 
-		return conv == s ? cstring_to_text_with_len(s, (int) n.data.len)
+		return cstring_to_text_with_len(buf, pg_lltoa(leaf.ival, buf));
+	}
+	if (plain_string(doc, pos, &s, &len))
+	{
+		char	   *conv = pg_any_to_server(s, (int) len, PG_UTF8);
+
+		return conv == s ? cstring_to_text_with_len(s, (int) len)
 			: cstring_to_text(conv);
 	}
-	return made_text(rbmarshal_json_value(doc, pos, 3, MBIN_BASE64));
+	return jbv_text(rbmarshal_json_value(doc, pos, 3, MBIN_BASE64));
 }
 
 /* Open, walk the path, give the result as rbmarshal or text. */
@@ -278,7 +309,7 @@ navigate(FunctionCallInfo fcinfo, bytea *v, int nsteps, Datum *keys,
 		if (made)
 		{
 			/* inside a cast attribute's value */
-			made = made_step(made, k, len, i < 0, index);
+			made = jbv_step(made, k, len, i < 0, index);
 			ok = made != NULL;
 			continue;
 		}
@@ -298,7 +329,7 @@ navigate(FunctionCallInfo fcinfo, bytea *v, int nsteps, Datum *keys,
 			/* only a made-up object, and only as the last step */
 			ok = jv->type == jbvObject && i >= 0 && i == nsteps - 1;
 			if (ok)
-				made = made_up_field(jv, k, len);
+				made = jbv_field(jv, k, len);
 			ok = made != NULL;
 			break;
 		}
@@ -309,7 +340,7 @@ navigate(FunctionCallInfo fcinfo, bytea *v, int nsteps, Datum *keys,
 		if (kind == AS_RBMARSHAL)
 			result = (struct varlena *) rbmarshal_from_jsonb_value(made);
 		else
-			result = (struct varlena *) made_text(made);
+			result = (struct varlena *) jbv_text(made);
 	}
 	else if (ok && kind == AS_RBMARSHAL)
 		result = (struct varlena *) value_at(&doc, pos);
@@ -395,7 +426,7 @@ rbmarshal_extract_path_text(PG_FUNCTION_ARGS)
  * string itself, at the top level.
  */
 static bool
-exists(MarshalDoc *doc, const char *key, size_t keylen)
+exists(MarshalDoc *doc, const char *key, size_t keylen, MemoryContext scratch)
 {
 	MarshalView view;
 	MarshalViewIter it;
@@ -415,21 +446,37 @@ exists(MarshalDoc *doc, const char *key, size_t keylen)
 		JsonbValue *v = rbmarshal_json_value(doc, 2, 3, MBIN_BASE64);
 
 		if (v->type == jbvObject)
-			return made_up_field(v, key, keylen) != NULL;
+			return jbv_field(v, key, keylen) != NULL;
 		return v->type == jbvString && (size_t) v->val.string.len == keylen &&
 			memcmp(v->val.string.val, key, keylen) == 0;
 	}
+	/* the index grows here, not in the scratch context reset below */
+	rbmarshal_check_status(marshal_doc_need(doc, UINT32_MAX, UINT32_MAX, &err), &err);
 	marshal_view_iter(&view, &it);
 	for (;;)
 	{
-		JsonbValue *v;
+		const char *s;
+		size_t		len;
+		bool		match;
 
+		CHECK_FOR_INTERRUPTS();
 		rbmarshal_check_status(marshal_view_next(doc, &it, &e, &done, &err), &err);
 		if (done)
 			return false;
-		v = rbmarshal_json_value(doc, e.value, 3, MBIN_BASE64);
-		if (v->type == jbvString && (size_t) v->val.string.len == keylen &&
-			memcmp(v->val.string.val, key, keylen) == 0)
+		if (plain_string(doc, e.value, &s, &len))
+			match = len == keylen && memcmp(s, key, keylen) == 0;
+		else
+		{
+			/* any other value: its JSON, freed before the next */
+			MemoryContext old = MemoryContextSwitchTo(scratch);
+			JsonbValue *v = rbmarshal_json_value(doc, e.value, 3, MBIN_BASE64);
+
+			match = v->type == jbvString && (size_t) v->val.string.len == keylen &&
+				memcmp(v->val.string.val, key, keylen) == 0;
+			MemoryContextSwitchTo(old);
+			MemoryContextReset(scratch);
+		}
+		if (match)
 			return true;
 	}
 }
@@ -441,6 +488,9 @@ exists_keys(FunctionCallInfo fcinfo, Datum *keys, bool *nulls, int n, bool all)
 	bytea	   *v = PG_GETARG_RBMARSHAL_PP(0);
 	MarshalDoc	doc;
 	bool		result = all;
+	MemoryContext scratch = AllocSetContextCreate(CurrentMemoryContext,
+												  "rbmarshal exists",
+												  ALLOCSET_SMALL_SIZES);
 
 	rbmarshal_open_lazy(v, &doc);
 	for (int i = 0; i < n; i++)
@@ -452,7 +502,7 @@ exists_keys(FunctionCallInfo fcinfo, Datum *keys, bool *nulls, int n, bool all)
 		if (nulls && nulls[i])
 			continue;			/* as jsonb: NULL keys are ignored */
 		k = key_utf8(DatumGetTextPP(keys[i]), &len);
-		found = exists(&doc, k, len);
+		found = exists(&doc, k, len, scratch);
 		if (found != all)
 		{
 			result = found;
@@ -460,6 +510,7 @@ exists_keys(FunctionCallInfo fcinfo, Datum *keys, bool *nulls, int n, bool all)
 		}
 	}
 	marshal_index_free(&doc.index, rbmarshal_hooks());
+	MemoryContextDelete(scratch);
 	PG_RETURN_BOOL(result);
 }
 
@@ -570,115 +621,15 @@ rbmarshal_class(PG_FUNCTION_ARGS)
 }
 
 /*
- * The entries of the root's view for the set-returning functions: key
- * (NULL for arrays) and value position, later duplicates replacing earlier
- * ones in place, as a Ruby Hash keeps its first key's position.
+ * The set-returning functions: keys, each, each_text, elements(_text).
+ *
+ * Rows go to a tuplestore, which keeps work_mem in memory and spills the
+ * rest to disk; each element's work runs in a context reset once its row
+ * is stored, so memory does not grow with the number of elements.  An
+ * object's keys are collected first: a later duplicate key (as the jsonb
+ * view's text, where :a and "a" are one key) replaces the earlier one's
+ * value in the earlier one's place, as Ruby's load keeps a Hash.
  */
-typedef struct Entry
-{
-	char	   *key;
-	size_t		keylen;
-	size_t		value;
-	JsonbValue *made;			/* a made-up object's value, else NULL */
-} Entry;
-
-static List *
-root_entries(MarshalDoc *doc, bool want_object, const char *fname)
-{
-	MarshalView view;
-	MarshalViewIter it;
-	MarshalEntry e;
-	MarshalError err;
-	bool		done;
-	bool		object;
-	List	   *entries = NIL;
-	char		buf[128];
-
-	rbmarshal_check_status(marshal_view(doc, 2, &view, &err), &err);
-	object = MARSHAL_VIEW_IS_OBJECT(view.kind);
-	if (view.kind == MV_SCALAR && want_object)
-	{
-		/* a made-up object ({"$binary": ..}) lists its own pairs */
-		JsonbValue *jv = rbmarshal_json_value(doc, 2, 3, MBIN_BASE64);
-
-		if (jv->type == jbvObject)
-		{
-			for (int i = 0; i < jv->val.object.nPairs; i++)
-			{
-				Entry	   *en = palloc0(sizeof(Entry));
-				JsonbValue *k = &jv->val.object.pairs[i].key;
-
-				en->key = k->val.string.val;
-				en->keylen = k->val.string.len;
-				en->made = &jv->val.object.pairs[i].value;
-				entries = lappend(entries, en);
-			}
-			return entries;
-		}
-	}
-	if (object != want_object || view.kind == MV_SCALAR)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("cannot call %s on a %s", fname,
-						view.kind == MV_SCALAR ? "scalar" :
-						object ? "non-array" : "non-object")));
-	marshal_view_iter(&view, &it);
-	for (;;)
-	{
-		Entry	   *en;
-		MarshalKeyText k;
-		ListCell   *lc;
-		bool		replaced = false;
-
-		rbmarshal_check_status(marshal_view_next(doc, &it, &e, &done, &err), &err);
-		if (done)
-			break;
-		CHECK_FOR_INTERRUPTS();
-		en = palloc0(sizeof(Entry));
-		en->value = e.value;
-		en->made = cast_value(doc, &e);
-		if (object)
-		{
-			rbmarshal_check_status(marshal_key_text(doc, &e, buf, sizeof(buf), &k, &err), &err);
-			if (!k.ok || k.encoding == MENC_NAMED)
-			{
-				/* the jsonb view's own key text, transcoded or refused */
-				JsonbValue *kv = rbmarshal_json_value(doc, e.key ? e.key : e.value, 3, MBIN_ERROR);
-
-				if (kv->type != jbvString)
-					ereport(ERROR,
-							(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-							 errmsg("cannot convert Marshal hash key to text")));
-				en->key = pnstrdup(kv->val.string.val, kv->val.string.len);
-				en->keylen = kv->val.string.len;
-			}
-			else
-			{
-				char	   *s = pg_any_to_server((const char *) k.text.ptr, (int) k.text.len, PG_UTF8);
-
-				en->keylen = (const uint8_t *) s == k.text.ptr ? k.text.len : strlen(s);
-				en->key = pnstrdup(s, en->keylen);
-			}
-			foreach(lc, entries)
-			{
-				Entry	   *old = lfirst(lc);
-
-				if (old->keylen == en->keylen && memcmp(old->key, en->key, en->keylen) == 0)
-				{
-					old->value = en->value;
-					old->made = en->made;
-					replaced = true;
-					break;
-				}
-			}
-		}
-		if (!replaced)
-			entries = lappend(entries, en);
-	}
-	return entries;
-}
-
-/* The set-returning functions: keys, each, each_text, elements(_text). */
 typedef enum
 {
 	SRF_KEYS,
@@ -688,49 +639,330 @@ typedef enum
 	SRF_ELEMENTS_TEXT
 } SrfKind;
 
+typedef struct SrfState
+{
+	SrfKind		kind;
+	MarshalDoc *doc;
+	ReturnSetInfo *rsinfo;
+	MemoryContext row_cxt;		/* reset after each row */
+} SrfState;
+
+/* One object entry: its key text (server encoding) and its value. */
+typedef struct SrfEntry
+{
+	const char *key;
+	uint32		keylen;
+	size_t		value;
+	JsonbValue *made;			/* a value the view makes up, else NULL */
+} SrfEntry;
+
+/*
+ * Later duplicates: a key's hash (high 32 bits) and its entry's number,
+ * sorted by hash (radix, stable, so entries with one hash stay in order);
+ * only runs of equal hashes compare key bytes.  Sorting is linear and
+ * reads memory in order, where a hash table's probes would miss the cache
+ * once per key on a large Hash.
+ */
+static void
+radix_sort(uint64 *a, uint64 *tmp, uint32 n)
+{
+	for (int shift = 32; shift < 64; shift += 8)
+	{
+		uint32		count[257] = {0};
+		uint64	   *t;
+
+		for (uint32 i = 0; i < n; i++)
+		{
+			if ((i & 0xFFFF) == 0)
+				CHECK_FOR_INTERRUPTS();
+			count[((a[i] >> shift) & 0xFF) + 1]++;
+		}
+		for (int b = 0; b < 256; b++)
+			count[b + 1] += count[b];
+		for (uint32 i = 0; i < n; i++)
+		{
+			if ((i & 0xFFFF) == 0)
+				CHECK_FOR_INTERRUPTS();
+			tmp[count[(a[i] >> shift) & 0xFF]++] = a[i];
+		}
+		t = a;
+		a = tmp;
+		tmp = t;
+	}
+	/* an even number of passes: the result is back in a */
+}
+
+static const SrfEntry *sort_entries;
+
+static bool
+same_key(const SrfEntry *a, const SrfEntry *b)
+{
+	return a->keylen == b->keylen && memcmp(a->key, b->key, a->keylen) == 0;
+}
+
+/* Key bytes, then position: equal keys together, in stream order. */
+static int
+key_cmp(const void *x, const void *y)
+{
+	const SrfEntry *a = &sort_entries[*(const uint64 *) x & 0xFFFFFFFF];
+	const SrfEntry *b = &sort_entries[*(const uint64 *) y & 0xFFFFFFFF];
+	int			c = memcmp(a->key, b->key, Min(a->keylen, b->keylen));
+
+	if (c != 0)
+		return c;
+	if (a->keylen != b->keylen)
+		return a->keylen < b->keylen ? -1 : 1;
+	return *(const uint64 *) x < *(const uint64 *) y ? -1 : 1;
+}
+
+/*
+ * In a run of entries with one key (in stream order), the first keeps its
+ * place with the last one's value; the others are dropped (key NULL).
+ */
+static void
+merge_run(SrfEntry *items, const uint64 *run, uint32 n)
+{
+	SrfEntry   *first = &items[run[0] & 0xFFFFFFFF];
+	SrfEntry   *last = &items[run[n - 1] & 0xFFFFFFFF];
+
+	first->value = last->value;
+	first->made = last->made;
+	for (uint32 i = 1; i < n; i++)
+		items[run[i] & 0xFFFFFFFF].key = NULL;
+}
+
+static void
+drop_duplicates(SrfEntry *items, uint32 n)
+{
+	uint64	   *h = palloc_extended(sizeof(uint64) * (Size) n * 2, MCXT_ALLOC_HUGE);
+	uint32		i = 0;
+
+	for (uint32 k = 0; k < n; k++)
+	{
+		if ((k & 0xFFFF) == 0)
+			CHECK_FOR_INTERRUPTS();
+		h[k] = (uint64) hash_bytes((const unsigned char *) items[k].key,
+								   (int) items[k].keylen) << 32 | k;
+	}
+	radix_sort(h, h + n, n);
+	while (i < n)
+	{
+		uint32		j = i + 1;
+
+		CHECK_FOR_INTERRUPTS();
+		while (j < n && h[j] >> 32 == h[i] >> 32)
+			j++;
+		if (j - i > 1)
+		{
+			/* equal hashes: sort by key, then merge each run of one key */
+			sort_entries = items;
+			qsort(h + i, j - i, sizeof(uint64), key_cmp);
+			for (uint32 r = i; r < j;)
+			{
+				uint32		e = r + 1;
+
+				while (e < j && same_key(&items[h[r] & 0xFFFFFFFF],
+										 &items[h[e] & 0xFFFFFFFF]))
+					e++;
+				merge_run(items, h + r, e - r);
+				r = e;
+			}
+		}
+		i = j;
+	}
+	pfree(h);
+}
+
+/* Store one row: the key (objects) and the value in the form kind asks. */
+static void
+put_row(SrfState *st, const char *key, uint32 keylen, size_t value,
+		JsonbValue *made)
+{
+	Datum		values[2];
+	bool		nulls[2] = {false, false};
+	int			col = 0;
+	MemoryContext old = MemoryContextSwitchTo(st->row_cxt);
+
+	if (key)
+		values[col++] = PointerGetDatum(cstring_to_text_with_len(key, (int) keylen));
+	if (st->kind == SRF_EACH || st->kind == SRF_ELEMENTS)
+		values[col++] = PointerGetDatum(made ? rbmarshal_from_jsonb_value(made)
+										: value_at(st->doc, value));
+	else if (st->kind != SRF_KEYS)
+	{
+		text	   *t = made ? jbv_text(made) : text_at(st->doc, value);
+
+		nulls[col] = t == NULL;
+		values[col++] = PointerGetDatum(t);
+	}
+	tuplestore_putvalues(st->rsinfo->setResult, st->rsinfo->setDesc, values, nulls);
+	MemoryContextSwitchTo(old);
+	MemoryContextReset(st->row_cxt);
+}
+
+/*
+ * A key's text in the server encoding, in the row context (or in the
+ * stream itself, when no conversion was needed).
+ */
+static const char *
+entry_key(MarshalDoc *doc, const MarshalEntry *e, uint32 *keylen)
+{
+	MarshalKeyText k;
+	MarshalError err;
+	char		buf[128];
+	char	   *s;
+
+	rbmarshal_check_status(marshal_key_text(doc, e, buf, sizeof(buf), &k, &err), &err);
+	if (!k.ok || k.encoding == MENC_NAMED)
+	{
+		/* the jsonb view's own key text, transcoded or refused */
+		JsonbValue *kv = rbmarshal_json_value(doc, e->key ? e->key : e->value, 3, MBIN_ERROR);
+
+		if (kv->type != jbvString)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("cannot convert Marshal hash key to text")));
+		*keylen = kv->val.string.len;
+		return kv->val.string.val;
+	}
+	s = pg_any_to_server((const char *) k.text.ptr, (int) k.text.len, PG_UTF8);
+	if ((const uint8_t *) s == k.text.ptr)
+	{
+		*keylen = (uint32) k.text.len;
+		return (const char *) k.text.ptr == buf ? pnstrdup(buf, k.text.len) : s;
+	}
+	*keylen = (uint32) strlen(s);
+	return s;
+}
+
+/* An object's entries, each key once with its last value. */
+static void
+object_rows(SrfState *st, const MarshalView *view, MemoryContext keep)
+{
+	MarshalDoc *doc = st->doc;
+	MarshalViewIter it;
+	MarshalEntry e;
+	MarshalError err;
+	bool		done;
+	SrfEntry   *items;
+	uint32		n = 0;
+	uint32		size = Max(view->count, 8);
+	MemoryContext old;
+
+	items = MemoryContextAllocHuge(keep, sizeof(SrfEntry) * (Size) size);
+	marshal_view_iter(view, &it);
+	for (;;)
+	{
+		SrfEntry   *en;
+		const char *key;
+		uint32		keylen;
+
+		CHECK_FOR_INTERRUPTS();
+		rbmarshal_check_status(marshal_view_next(doc, &it, &e, &done, &err), &err);
+		if (done)
+			break;
+		if (n == size)
+		{
+			size *= 2;
+			items = repalloc_huge(items, sizeof(SrfEntry) * (Size) size);
+		}
+		old = MemoryContextSwitchTo(st->row_cxt);
+		key = entry_key(doc, &e, &keylen);
+		en = &items[n++];
+		MemoryContextSwitchTo(keep);
+		/* keys outside the stream outlive the row context */
+		en->key = (const uint8_t *) key >= doc->buf &&
+			(const uint8_t *) key < doc->buf + doc->len ? key : pnstrdup(key, keylen);
+		en->keylen = keylen;
+		en->value = e.value;
+		en->made = cast_value(doc, &e);
+		MemoryContextSwitchTo(old);
+		MemoryContextReset(st->row_cxt);
+	}
+	old = MemoryContextSwitchTo(keep);
+	drop_duplicates(items, n);
+	MemoryContextSwitchTo(old);
+	for (uint32 i = 0; i < n; i++)
+	{
+		CHECK_FOR_INTERRUPTS();
+		if (items[i].key)
+			put_row(st, items[i].key, items[i].keylen, items[i].value, items[i].made);
+	}
+}
+
+/* An array's elements, one row at a time as the walk meets them. */
+static void
+array_rows(SrfState *st, const MarshalView *view)
+{
+	MarshalViewIter it;
+	MarshalEntry e;
+	MarshalError err;
+	bool		done;
+
+	marshal_view_iter(view, &it);
+	for (;;)
+	{
+		CHECK_FOR_INTERRUPTS();
+		rbmarshal_check_status(marshal_view_next(st->doc, &it, &e, &done, &err), &err);
+		if (done)
+			break;
+		put_row(st, NULL, 0, e.value, NULL);
+	}
+}
+
 static Datum
 entries_srf(FunctionCallInfo fcinfo, SrfKind kind, const char *fname)
 {
-	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
 	bytea	   *v = PG_GETARG_RBMARSHAL_PP(0);
-	MarshalDoc	doc;
-	List	   *entries;
-	ListCell   *lc;
 	bool		object = kind == SRF_KEYS || kind == SRF_EACH || kind == SRF_EACH_TEXT;
+	MemoryContext keep = CurrentMemoryContext;
+	MarshalDoc	doc;
+	MarshalView view;
+	MarshalError err;
+	SrfState	st;
 
-	InitMaterializedSRF(fcinfo, kind == SRF_KEYS || kind == SRF_ELEMENTS ||
-						kind == SRF_ELEMENTS_TEXT ? MAT_SRF_USE_EXPECTED_DESC : 0);
-	rbmarshal_open_lazy(v, &doc);
-	entries = root_entries(&doc, object, fname);
-	foreach(lc, entries)
+	InitMaterializedSRF(fcinfo, object && kind != SRF_KEYS ? 0 : MAT_SRF_USE_EXPECTED_DESC);
+	st.kind = kind;
+	st.doc = &doc;
+	st.rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	st.row_cxt = AllocSetContextCreate(CurrentMemoryContext, "rbmarshal SRF row",
+									   ALLOCSET_DEFAULT_SIZES);
+
+	/*
+	 * Indexed whole at once: a lazy index would grow in whichever context
+	 * is current when a link first needs it, the row context included.
+	 */
+	rbmarshal_open(v, &doc);
+	rbmarshal_check_status(marshal_view(&doc, 2, &view, &err), &err);
+	if (view.kind == MV_SCALAR && object)
 	{
-		Entry	   *en = lfirst(lc);
-		Datum		values[2];
-		bool		nulls[2] = {false, false};
-		int			col = 0;
+		/* a made-up object ({"$binary": ..}) lists its own pairs */
+		JsonbValue *jv = rbmarshal_json_value(&doc, 2, 3, MBIN_BASE64);
 
-		if (object)
-			values[col++] = PointerGetDatum(cstring_to_text_with_len(en->key, (int) en->keylen));
-		if (en->made && kind == SRF_EACH)
-			values[col++] = PointerGetDatum(rbmarshal_from_jsonb_value(en->made));
-		else if (en->made && kind == SRF_EACH_TEXT)
+		if (jv->type == jbvObject)
 		{
-			text	   *t = made_text(en->made);
+			for (int i = 0; i < jv->val.object.nPairs; i++)
+			{
+				JsonbValue *k = &jv->val.object.pairs[i].key;
 
-			nulls[col] = t == NULL;
-			values[col++] = PointerGetDatum(t);
+				put_row(&st, k->val.string.val, k->val.string.len, 0,
+						&jv->val.object.pairs[i].value);
+			}
+			return (Datum) 0;
 		}
-		else if (kind == SRF_EACH || kind == SRF_ELEMENTS)
-			values[col++] = PointerGetDatum(value_at(&doc, en->value));
-		else if (kind == SRF_EACH_TEXT || kind == SRF_ELEMENTS_TEXT)
-		{
-			text	   *t = text_at(&doc, en->value);
-
-			nulls[col] = t == NULL;
-			values[col++] = PointerGetDatum(t);
-		}
-		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
 	}
+	if (MARSHAL_VIEW_IS_OBJECT(view.kind) != object || view.kind == MV_SCALAR)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("cannot call %s on a %s", fname,
+						view.kind == MV_SCALAR ? "scalar" :
+						object ? "non-object" : "non-array")));
+	if (object)
+		object_rows(&st, &view, keep);
+	else
+		array_rows(&st, &view);
+	marshal_index_free(&doc.index, rbmarshal_hooks());
+	MemoryContextDelete(st.row_cxt);
 	return (Datum) 0;
 }
 
