@@ -3,7 +3,7 @@ EXTENSION = rbmarshal
 EXTVERSION = $(shell sed -n "s/^default_version = '\\(.*\\)'$$/\\1/p" $(EXTENSION).control)
 
 MODULE_big = rbmarshal
-CODEC_OBJS = src/marshal_reader.o src/marshal_text.o src/marshal_cursor.o src/marshal_format.o src/marshal_json.o src/marshal_json_text.o src/marshal_time.o src/marshal_writer.o src/marshal_reencode.o src/marshal_view.o src/marshal_class.o src/marshal_literal.o src/marshal_inspect.o src/marshal_cache.o src/marshal_record.o
+CODEC_OBJS = src/marshal_reader.o src/marshal_hex_base64.o src/marshal_cursor.o src/marshal_numbers_dates.o src/marshal_json.o src/marshal_json_text.o src/marshal_time.o src/marshal_writer.o src/marshal_reencode.o src/marshal_view.o src/marshal_class.o src/marshal_literal.o src/marshal_inspect.o src/marshal_rails_cache.o src/marshal_activerecord.o
 SHLIB_LINK = -lz -lyaml
 OBJS = $(CODEC_OBJS) src/rbmarshal.o src/rbmarshal_io.o src/rbmarshal_to_jsonb.o src/rbmarshal_from_jsonb.o src/rbmarshal_transcode.o src/rbmarshal_nav.o src/rbmarshal_cast.o src/rbmarshal_subs.o src/rbmarshal_build.o src/rbmarshal_rails_cache.o src/rbmarshal_yaml.o
 
@@ -34,7 +34,7 @@ $(OBJS): src/marshal.h src/marshal_internal.h src/rbmarshal.h
 
 # --- the codec on its own: unit tests, sanitizers, fuzzers -----------------
 
-CODEC_SRC = src/marshal_reader.c src/marshal_text.c src/marshal_cursor.c src/marshal_format.c src/marshal_json.c src/marshal_json_text.c src/marshal_time.c src/marshal_writer.c src/marshal_reencode.c src/marshal_view.c src/marshal_class.c src/marshal_literal.c src/marshal_inspect.c src/marshal_cache.c src/marshal_record.c
+CODEC_SRC = src/marshal_reader.c src/marshal_hex_base64.c src/marshal_cursor.c src/marshal_numbers_dates.c src/marshal_json.c src/marshal_json_text.c src/marshal_time.c src/marshal_writer.c src/marshal_reencode.c src/marshal_view.c src/marshal_class.c src/marshal_literal.c src/marshal_inspect.c src/marshal_rails_cache.c src/marshal_activerecord.c
 UNIT_CFLAGS = -std=c11 -g -O2 -Wall -Wextra -Werror -Isrc
 
 test/unit/test_codec: test/unit/test_codec.c $(CODEC_SRC) src/marshal.h src/marshal_internal.h

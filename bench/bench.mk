@@ -13,10 +13,10 @@
 # Keep the including Makefile's default goal (this file may come first).
 bench_saved_default_goal := $(.DEFAULT_GOAL)
 
-CODEC_SRC ?= src/marshal_reader.c src/marshal_text.c
+CODEC_SRC ?= src/marshal_reader.c src/marshal_hex_base64.c
 
 bench:
-	CC='$(CC)' CODEC_SRC='$(filter-out %/marshal_cache.c,$(CODEC_SRC))' bash bench/run.sh
+	CC='$(CC)' CODEC_SRC='$(filter-out %/marshal_rails_cache.c,$(CODEC_SRC))' bash bench/run.sh
 
 # the database-level comparison (a throwaway cluster; see bench/db.sh)
 bench-db:

@@ -12,7 +12,7 @@
 # bench/out/results.tsv.
 #
 # Environment: CC (default gcc), RUBY (default ruby), CODEC_SRC (default
-# the Makefile's CODEC_SRC without marshal_cache.c), BENCH_PASSES (25), BENCH_WARMUP
+# the Makefile's CODEC_SRC without marshal_rails_cache.c), BENCH_PASSES (25), BENCH_WARMUP
 # (3), BENCH_TARGET_MS (20), BENCH_CPU (CPU to pin both sides to with
 # taskset; default the last CPU; "none" to not pin), BENCH_WORKLOADS (names
 # without .bin; default all five), BENCH_NICE (a nice level for both sides,
@@ -31,7 +31,7 @@ WORKLOADS=${BENCH_WORKLOADS:-"mixed_214 session_500 settings_2k as_values_1k big
 # the codec's C files (bench.mk passes the top-level Makefile's CODEC_SRC;
 # alone, read that line, so that the tojson op's walker is linked too)
 if [[ -z ${CODEC_SRC:-} ]]; then
-	CODEC_SRC=$(sed -n 's/^CODEC_SRC[ \t]*=[ \t]*//p' Makefile | sed 's|src/marshal_cache\.c||')
+	CODEC_SRC=$(sed -n 's/^CODEC_SRC[ \t]*=[ \t]*//p' Makefile | sed 's|src/marshal_rails_cache\.c||')
 fi
 # not -Werror: a new warning in src/ should not stop the benchmark
 BASE_CFLAGS="-std=c11 -g -Wall -Wextra -Isrc"

@@ -161,7 +161,7 @@ extern MarshalStatus marshal_index(const uint8_t *buf, size_t len,
 								   MarshalError *err);
 extern void marshal_index_free(MarshalIndex *index, const MarshalHooks *hooks);
 
-/* Decoding of the text input forms (marshal_text.c). */
+/* Decoding of the text input forms (marshal_hex_base64.c). */
 
 /* Outcome of a text decode; on failure *errpos is the offending position. */
 typedef enum MarshalTextStatus
@@ -509,7 +509,7 @@ extern size_t marshal_leaf_write(const MarshalLeaf *leaf, uint8_t *out);
 
 #define MARSHAL_LEAF_SIZE(leaf) (2 + (leaf)->body.len + (leaf)->ntail)
 
-/* Numbers as Ruby reads and prints them (marshal_format.c). */
+/* Numbers as Ruby reads and prints them (marshal_numbers_dates.c). */
 
 /* Float text of a stream (validated) to a double, legacy tail included. */
 extern bool marshal_parse_float(const uint8_t *text, size_t len, double *out);
@@ -570,7 +570,7 @@ typedef enum MarshalViewKind
 
 /*
  * MV_RECORD: where an Active Record 6.1 model keeps its attributes, as
- * marshal_record.c finds them: attribute Hashes, a later one overriding
+ * marshal_activerecord.c finds them: attribute Hashes, a later one overriding
  * earlier keys.
  */
 typedef struct MarshalRecordView
@@ -602,7 +602,7 @@ typedef struct MarshalViewIter
 	size_t		value;			/* the last value returned, to skip */
 } MarshalViewIter;
 
-/* How an MV_RECORD attribute's raw value is cast (marshal_record.c). */
+/* How an MV_RECORD attribute's raw value is cast (marshal_activerecord.c). */
 #define MARSHAL_CAST_NONE	0	/* already cast (or nothing to cast with) */
 #define MARSHAL_CAST_DB		1	/* type.deserialize: the adapter's value */
 #define MARSHAL_CAST_USER	2	/* type.cast: a value assigned by the app */
@@ -691,7 +691,7 @@ extern MarshalStatus marshal_date_jd(const MarshalDoc *doc, size_t pos,
 
 /*
  * An Active Record attribute's value cast as serializable_hash would
- * (marshal_record.c): what to emit instead of the raw value.
+ * (marshal_activerecord.c): what to emit instead of the raw value.
  */
 typedef enum MarshalCastKind
 {
@@ -749,7 +749,7 @@ extern MarshalStatus marshal_to_json_at(const MarshalDoc *doc, size_t pos,
 										MarshalError *err);
 
 /*
- * Rails cache entries (marshal_cache.c): the formats ActiveSupport::Cache
+ * Rails cache entries (marshal_rails_cache.c): the formats ActiveSupport::Cache
  * writes (6.1 Entry objects, 7.0 and 7.1 envelopes), plain Marshal and gzip.
  * The value comes out as a Marshal stream of its own.
  */

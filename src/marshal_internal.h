@@ -196,7 +196,7 @@ marshal_hex_digit(int c)
 	return -1;
 }
 
-/* marshal_format.c: numbers and dates as Ruby reads and prints them */
+/* marshal_numbers_dates.c: numbers and dates as Ruby reads and prints them */
 
 
 /* Shortest round-trip decimal digits of |d| (d finite, non-zero). */
@@ -237,7 +237,7 @@ typedef struct MarshalPathStep
 } MarshalPathStep;
 
 /*
- * marshal_record.c: the Active Record side of the view.  marshal_record_view
+ * marshal_activerecord.c: the Active Record side of the view.  marshal_record_view
  * makes an object with @attributes an MV_RECORD view if they are a model's;
  * marshal_record71_attributes finds 7.1's attributes Hash in a U's data (0
  * if it is not one); marshal_record_next is marshal_view_next for MV_RECORD.

@@ -789,7 +789,7 @@ emit_nested(Walk *w, size_t pos, MarshalBytes b)
 
 /*
  * A record attribute's value, cast by its type as serializable_hash would
- * (marshal_record.c decides); *end receives where the raw value ends.
+ * (marshal_activerecord.c decides); *end receives where the raw value ends.
  */
 static MarshalStatus
 emit_cast(Walk *w, const MarshalEntry *e, size_t *end)

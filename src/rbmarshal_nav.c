@@ -160,7 +160,7 @@ jbv_text(JsonbValue *v)
 }
 
 /*
- * A record attribute whose value the view casts (see marshal_record.c)
+ * A record attribute whose value the view casts (see marshal_activerecord.c)
  * has no bytes of its own: its JSON.  NULL when the value is used as it
  * is (then its bytes are the answer).
  */

@@ -18,12 +18,12 @@
 
 # Alone, take the codec's sources from the top-level Makefile's CODEC_SRC
 # line, so the two cannot drift apart.
-CODEC_SRC ?= $(or $(shell sed -n 's/^CODEC_SRC[ \t]*=[ \t]*//p' Makefile 2>/dev/null),src/marshal_reader.c src/marshal_text.c src/marshal_cursor.c)
+CODEC_SRC ?= $(or $(shell sed -n 's/^CODEC_SRC[ \t]*=[ \t]*//p' Makefile 2>/dev/null),src/marshal_reader.c src/marshal_hex_base64.c src/marshal_cursor.c)
 
 # The targets exercise the reader, the cursor and the text forms, and link
 # only those files of CODEC_SRC: the rest needs more than CI's fuzz job has
-# (zlib for marshal_cache.c).  Add a file here if those start calling it.
-FUZZ_SRC ?= $(filter %/marshal_reader.c %/marshal_cursor.c %/marshal_text.c,$(CODEC_SRC))
+# (zlib for marshal_rails_cache.c).  Add a file here if those start calling it.
+FUZZ_SRC ?= $(filter %/marshal_reader.c %/marshal_cursor.c %/marshal_hex_base64.c,$(CODEC_SRC))
 
 FUZZ_CC ?= clang
 FUZZ_CFLAGS ?= -g -O1 -fsanitize=fuzzer,address,undefined \
@@ -37,7 +37,7 @@ FUZZ_TARGETS := fuzz_validate fuzz_text fuzz_walk
 FUZZ_BINS := $(addprefix test/fuzz/,$(FUZZ_TARGETS))
 
 # fuzz_walk drives the walkers and writers: the whole codec but zlib's part
-FUZZ_WALK_SRC ?= $(filter-out %/marshal_cache.c,$(CODEC_SRC))
+FUZZ_WALK_SRC ?= $(filter-out %/marshal_rails_cache.c,$(CODEC_SRC))
 
 # keep the including Makefile's default goal (PGXS's "all")
 fuzz_saved_goal := $(.DEFAULT_GOAL)

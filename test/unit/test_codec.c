@@ -643,7 +643,7 @@ test_mutations(Fixture *fx, int n)
 }
 
 /*
- * Active Record 6.1 attribute casts (marshal_record.c): a stream
+ * Active Record 6.1 attribute casts (marshal_activerecord.c): a stream
  * [type object, raw value], the value cast as a FromDatabase (DB) or
  * FromUser (USER) attribute.  Every expected value is what Ruby gave for
  * the same input in test/rails/records.tsv (rec61_cast_*).

@@ -1,5 +1,5 @@
 /*
- * marshal_cache.c
+ * marshal_rails_cache.c
  *		Rails cache entries: the envelopes ActiveSupport::Cache writes.
  *
  * One column can mix formats during an upgrade, so the bytes say which:

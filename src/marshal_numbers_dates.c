@@ -1,5 +1,5 @@
 /*
- * marshal_format.c
+ * marshal_numbers_dates.c
  *		Numbers and dates as Ruby reads and prints them.
  *
  * Float text in a stream is whatever some Ruby wrote (MRI: shortest

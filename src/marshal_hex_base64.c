@@ -1,11 +1,12 @@
 /*
- * marshal_text.c
+ * marshal_hex_base64.c
  *		Hex and Base64, the binary-safe text forms of a Marshal stream.
  *
  * Hex follows bytea's rules (whitespace only between byte pairs).  Base64 is
  * what Ruby's Base64.encode64 and pack("m") write: the standard alphabet,
  * '=' padding, a newline every 60 characters; whitespace is skipped anywhere
  * and padding may be omitted, as PostgreSQL's decode(..., 'base64') does.
+ * Also here: whether stream bytes are UTF-8 text, and their printable form.
  */
 #include "marshal_internal.h"
 

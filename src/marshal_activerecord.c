@@ -1,6 +1,7 @@
 /*
- * marshal_record.c
- *		Type-directed casting of Active Record 6.1 attributes.
+ * marshal_activerecord.c
+ *		Active Record models: where their attributes are (the view's
+ *		MV_RECORD) and type-directed casting of Active Record 6.1 attributes.
  *
  * A record loaded from the database keeps the adapter's raw values (SQLite:
  * a decimal as a Float, a datetime as text, a boolean as 1/0), and an
