@@ -30,17 +30,17 @@ $(EXTENSION)--$(EXTVERSION).sql: src/$(EXTENSION).sql $(EXTENSION).control
 	cp $< $@
 
 # PGXS tracks no headers: a changed struct must rebuild every user of it.
-$(OBJS): src/marshal.h src/marshal_internal.h src/rbmarshal.h
+$(OBJS): $(wildcard src/marshal*.h) src/rbmarshal.h
 
 # --- the codec on its own: unit tests, sanitizers, fuzzers -----------------
 
 CODEC_SRC = src/marshal_reader.c src/marshal_hex_base64.c src/marshal_cursor.c src/marshal_numbers_dates.c src/marshal_json.c src/marshal_json_text.c src/marshal_time.c src/marshal_writer.c src/marshal_reencode.c src/marshal_view.c src/marshal_class.c src/marshal_literal.c src/marshal_inspect.c src/marshal_rails_cache.c src/marshal_activerecord.c
 UNIT_CFLAGS = -std=c11 -g -O2 -Wall -Wextra -Werror -Isrc
 
-test/unit/test_codec: test/unit/test_codec.c $(CODEC_SRC) src/marshal.h src/marshal_internal.h
+test/unit/test_codec: test/unit/test_codec.c $(CODEC_SRC) $(wildcard src/marshal*.h)
 	$(CC) $(UNIT_CFLAGS) -o $@ test/unit/test_codec.c $(CODEC_SRC) -lm -lz
 
-test/unit/test_codec_asan: test/unit/test_codec.c $(CODEC_SRC) src/marshal.h
+test/unit/test_codec_asan: test/unit/test_codec.c $(CODEC_SRC) $(wildcard src/marshal*.h)
 	clang $(UNIT_CFLAGS) -fsanitize=address,undefined -fno-sanitize-recover=all \
 		-o $@ test/unit/test_codec.c $(CODEC_SRC) -lm -lz
 

@@ -14,7 +14,7 @@
 #ifndef RBMARSHAL_MARSHAL_CLASS_H
 #define RBMARSHAL_MARSHAL_CLASS_H
 
-#include "marshal.h"
+#include "marshal_cursor.h"
 
 typedef enum MarshalClassId
 {

@@ -404,8 +404,8 @@ symbol_defined(SymScan *scan, size_t p, bool ivar)
 	if (scan == NULL)
 		return true;
 	doc = scan->cache;
-	if (scan->seen == doc->nscanned && doc->nscanned < lengthof(doc->scanned))
-		doc->scanned[doc->nscanned++] = (uint32_t) p | (ivar ? MARSHAL_SCANNED_IVAR : 0);
+	if (scan->seen == doc->lazy.nscanned && doc->lazy.nscanned < lengthof(doc->lazy.scanned))
+		doc->lazy.scanned[doc->lazy.nscanned++] = (uint32_t) p | (ivar ? MARSHAL_SCANNED_IVAR : 0);
 	if (scan->seen++ != scan->want)
 		return true;
 	scan->done = true;
@@ -631,22 +631,22 @@ marshal_find_symbol(const MarshalDoc *doc, int64_t n, MarshalBytes *name,
 
 	if (n < 0)
 		return damaged(err, 0, "symbol link out of range");
-	if (n >= doc->index.nsymbols && n < (int64_t) lengthof(doc->scanned) && doc->len > 2)
+	if (n >= doc->index.nsymbols && n < (int64_t) lengthof(doc->lazy.scanned) && doc->len > 2)
 	{
-		if (n == 0 && doc->nscanned == 0 && (first = first_symbol(doc)) != 0 &&
+		if (n == 0 && doc->lazy.nscanned == 0 && (first = first_symbol(doc)) != 0 &&
 			first < MARSHAL_SCANNED_IVAR)
-			d->scanned[d->nscanned++] = (uint32_t) first;
-		if (n >= doc->nscanned)
+			d->lazy.scanned[d->lazy.nscanned++] = (uint32_t) first;
+		if (n >= doc->lazy.nscanned)
 		{
 			scan.want = n;
 			scan.cache = d;
 			(void) skip_value(doc->buf, doc->len < SYMBOL_SCAN_BYTES ? doc->len : SYMBOL_SCAN_BYTES,
 							  2, 0, &scan);
 		}
-		if (n < doc->nscanned)
+		if (n < doc->lazy.nscanned)
 		{
-			*plain = !(doc->scanned[n] & MARSHAL_SCANNED_IVAR);
-			return read_bytes(doc, doc->scanned[n] & ~MARSHAL_SCANNED_IVAR, name, &p, err);
+			*plain = !(doc->lazy.scanned[n] & MARSHAL_SCANNED_IVAR);
+			return read_bytes(doc, doc->lazy.scanned[n] & ~MARSHAL_SCANNED_IVAR, name, &p, err);
 		}
 	}
 	if (n >= doc->index.nsymbols)

@@ -22,6 +22,9 @@ extern MarshalStatus marshal_verror(MarshalError *err, MarshalStatus status,
 									va_list ap)
 			__attribute__((format(printf, 4, 0)));
 
+/* MarshalDocLazy.scanned: the symbol was defined with an I wrapper */
+#define MARSHAL_SCANNED_IVAR 0x80000000u
+
 /* Return a failed status at once; the callee has filled the error. */
 #define TRY(expr) \
 	do { MarshalStatus s_ = (expr); if (s_ != MARSHAL_OK) return s_; } while (0)

@@ -1214,9 +1214,9 @@ marshal_doc_lazy(MarshalDoc *doc, const uint8_t *buf, size_t len,
 	memset(doc, 0, sizeof(*doc));
 	doc->buf = buf;
 	doc->len = len;
-	doc->lazy = true;
-	doc->lazy_hooks = hooks;
-	doc->lazy_depth = max_depth;
+	doc->lazy.on = true;
+	doc->lazy.hooks = hooks;
+	doc->lazy.depth = max_depth;
 }
 
 MarshalStatus
@@ -1240,13 +1240,13 @@ marshal_doc_need(const MarshalDoc *doc, int64_t nsym, int64_t nobj,
 	uint32_t	want_obj;
 	MarshalStatus st;
 
-	if (!doc->lazy || (nsym <= ix->nsymbols && nobj <= ix->nobjects))
+	if (!doc->lazy.on || (nsym <= ix->nsymbols && nobj <= ix->nobjects))
 		return MARSHAL_OK;
 	/* at least double, so re-reading the prefix stays linear overall */
 	want_sym = (uint32_t) (nsym > 2 * (int64_t) ix->nsymbols ? nsym : 2 * ix->nsymbols);
 	want_obj = (uint32_t) (nobj > 2 * (int64_t) ix->nobjects ? nobj : 2 * ix->nobjects);
-	marshal_index_free(ix, doc->lazy_hooks);
-	st = run(doc->buf, doc->len, doc->lazy_hooks, doc->lazy_depth, true, ix,
+	marshal_index_free(ix, doc->lazy.hooks);
+	st = run(doc->buf, doc->len, doc->lazy.hooks, doc->lazy.depth, true, ix,
 			 err, want_sym ? want_sym : 1, want_obj ? want_obj : 1);
 	if (st == MARSHAL_OK && ix->nsymbols >= nsym && ix->nobjects >= nobj)
 	{

@@ -1,0 +1,104 @@
+/*
+ * marshal_ruby.h
+ *		Ruby values: numbers, times and dates, inspect, Rails cache entries.
+ */
+#ifndef RBMARSHAL_MARSHAL_RUBY_H
+#define RBMARSHAL_MARSHAL_RUBY_H
+
+#include "marshal_class.h"
+
+/* Numbers as Ruby reads and prints them (marshal_numbers_dates.c). */
+
+/* Float text of a stream (validated) to a double, legacy tail included. */
+extern bool marshal_parse_float(const uint8_t *text, size_t len, double *out);
+
+/* Float#to_s ("1.0", "1.0e+20", "NaN"); out holds at least 32 bytes. */
+extern size_t marshal_format_float(double d, char *out);
+
+/*
+ * Decimal text of a bignum magnitude (little-endian bytes); false if it
+ * does not fit out (3 * len + 3 bytes always do).  limbs is scratch for
+ * (len + 3) / 4 words.
+ */
+extern bool marshal_bignum_decimal(const uint8_t *mag, size_t len,
+								   bool negative, char *out, size_t size,
+								   size_t *outlen, uint32_t *limbs);
+
+/* The float text w_float writes ("1", "1.5", "1e-5", "-0", "inf"). */
+extern size_t marshal_float_text(double d, char *out);
+
+/*
+ * Instants and dates for the typed casts and inspect (marshal_time.c):
+ * Time, TimeWithZone, DateTime and Date.
+ */
+typedef struct MarshalInstant
+{
+	int64_t		epoch;			/* seconds since 1970-01-01 UTC */
+	int64_t		nsec;
+} MarshalInstant;
+
+/* *ok is false when the value at pos is none of those classes. */
+extern MarshalStatus marshal_instant(const MarshalDoc *doc, size_t pos,
+									 MarshalInstant *t, bool *ok,
+									 MarshalError *err);
+/* A Time's wall clock as Time#inspect shows it. */
+typedef struct MarshalTimeParts
+{
+	int64_t		year;
+	int			month;
+	int			day;
+	int			hour;
+	int			minute;
+	int			second;
+	bool		utc;
+	int64_t		offset;			/* seconds east of UTC, when !utc */
+} MarshalTimeParts;
+
+extern MarshalStatus marshal_time_parts(const MarshalDoc *doc, size_t pos,
+										MarshalInstant *t,
+										MarshalTimeParts *parts, bool *ok,
+										MarshalError *err);
+
+/* The Julian Day Number of a Date. */
+extern MarshalStatus marshal_date_jd(const MarshalDoc *doc, size_t pos,
+									 int64_t *jd, bool *ok, MarshalError *err);
+
+/*
+ * The value as Ruby 4.0's inspect shows it, objects without addresses
+ * (marshal_inspect.c).  limit bounds the text (0: a default budget).
+ */
+extern MarshalStatus marshal_inspect(const MarshalDoc *doc,
+									 const MarshalHooks *hooks,
+									 uint32_t max_depth, size_t limit,
+									 char **out, size_t *outlen,
+									 MarshalError *err);
+
+/*
+ * Rails cache entries (marshal_rails_cache.c): the formats ActiveSupport::Cache
+ * writes (6.1 Entry objects, 7.0 and 7.1 envelopes), plain Marshal and gzip.
+ * The value comes out as a Marshal stream of its own.
+ */
+typedef struct MarshalCacheEntry
+{
+	const char *format;			/* "6.1", "7.0", "7.1", "marshal", "gzip" */
+	uint8_t    *value;			/* a Marshal stream (from the hooks) */
+	size_t		value_len;
+	bool		has_expires;
+	double		expires_at;		/* seconds since 1970 */
+	bool		has_version;
+	const uint8_t *version;		/* its bytes (into the input, or owned) */
+	size_t		version_len;
+	bool		version_owned;
+	bool		version_marshaled;	/* 7.1 wrote Marshal.dump(version) */
+} MarshalCacheEntry;
+
+extern MarshalStatus marshal_cache_entry(const uint8_t *buf, size_t len,
+										 const MarshalHooks *hooks,
+										 uint32_t max_depth,
+										 size_t max_inflated,
+										 MarshalCacheEntry *e,
+										 MarshalError *err);
+extern void marshal_cache_entry_free(MarshalCacheEntry *e,
+									 const MarshalHooks *hooks);
+
+#endif							/* RBMARSHAL_MARSHAL_RUBY_H */

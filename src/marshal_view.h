@@ -1,0 +1,256 @@
+/*
+ * marshal_view.h
+ *		The JSON view: its containers (marshal_view.c), Active Record
+ *		attributes in it (marshal_activerecord.c) and the walk that writes
+ *		it to a sink (marshal_json.c).
+ */
+#ifndef RBMARSHAL_MARSHAL_VIEW_H
+#define RBMARSHAL_MARSHAL_VIEW_H
+
+#include "marshal_ruby.h"
+
+/*
+ * The JSON view: what Rails' ActiveSupport::JSON.encode would write for the
+ * value, as events to a sink (the walk is marshal_json.c).  PostgreSQL's
+ * sink builds a jsonb; marshal_to_json_text() (marshal_json_text.c) writes
+ * JSON text.
+ */
+typedef enum MarshalBinaryMode
+{
+	MBIN_BASE64 = 0,			/* {"$binary": "<base64>"} */
+	MBIN_ERROR,					/* MARSHAL_ERR_ENCODING */
+	MBIN_REPLACE				/* invalid bytes become U+FFFD */
+} MarshalBinaryMode;
+
+typedef struct MarshalJsonSink
+{
+	void	   *ctx;
+	void		(*begin_object) (void *ctx);
+	void		(*end_object) (void *ctx);
+	void		(*begin_array) (void *ctx);
+	void		(*end_array) (void *ctx);
+	/*
+	 * Keys and strings are valid UTF-8 without NUL.  "stable" text points
+	 * into the stream and lives as long as the conversion; other text is
+	 * scratch the sink must copy if it keeps it.
+	 */
+	void		(*key) (void *ctx, const char *s, size_t len, bool stable);
+	void		(*string) (void *ctx, const char *s, size_t len, bool stable);
+	void		(*null) (void *ctx);
+	void		(*boolean) (void *ctx, bool value);
+	void		(*integer) (void *ctx, int64_t value);
+	/* a JSON number as text (bignums, floats); scratch */
+	void		(*number) (void *ctx, const char *text, size_t len);
+	/*
+	 * Convert bytes in a named Ruby encoding (Shift_JIS, ...) to UTF-8.
+	 * Return false if the encoding is unknown or the bytes are invalid in
+	 * it.  *out must stay valid until the conversion ends.  May be NULL.
+	 */
+	bool		(*transcode) (void *ctx, const char *encname,
+							  const uint8_t *s, size_t len,
+							  char **out, size_t *outlen);
+	/*
+	 * Emit JSON text (a serialized column's) as the value it parses to;
+	 * false, having emitted nothing, if it is not valid JSON.  May be NULL:
+	 * the text is then emitted as a string.
+	 */
+	bool		(*json) (void *ctx, const char *s, size_t len);
+	/*
+	 * The same for YAML text as ActiveRecord's YAMLColumn loads it; false,
+	 * having emitted nothing, for YAML whose loading is not reproduced.
+	 */
+	bool		(*yaml) (void *ctx, const char *s, size_t len);
+} MarshalJsonSink;
+
+typedef struct MarshalJsonOptions
+{
+	int			time_precision; /* fraction digits of times, 0..9 */
+	MarshalBinaryMode binary;
+	uint32_t	max_depth;		/* 0: MARSHAL_DEFAULT_MAX_DEPTH */
+	uint64_t	max_cost;		/* expansion budget; 0: the default */
+} MarshalJsonOptions;
+
+/*
+ * The containers of the JSON view (marshal_view.c).  Navigation and the
+ * JSON walker both use this, so v -> k always agrees with v::jsonb -> k.
+ */
+typedef enum MarshalViewKind
+{
+	MV_SCALAR = 0,				/* a JSON scalar (or an object made of one) */
+	MV_ARRAY,					/* Array: its elements */
+	MV_SET,						/* Set: the keys of its @hash */
+	MV_HASH,					/* Hash of any kind: key.to_s => value */
+	MV_STRUCT,					/* Struct: member => value */
+	MV_IVARS,					/* plain object: @ivar (without @) => value */
+	MV_RECORD					/* Active Record 6.1: its attributes */
+} MarshalViewKind;
+
+/* The kinds that are JSON objects (keyed entries). */
+#define MARSHAL_VIEW_IS_OBJECT(k) \
+	((k) == MV_HASH || (k) == MV_STRUCT || (k) == MV_IVARS || (k) == MV_RECORD)
+
+/*
+ * MV_RECORD: where an Active Record 6.1 model keeps its attributes, as
+ * marshal_activerecord.c finds them: attribute Hashes, a later one overriding
+ * earlier keys.
+ */
+typedef struct MarshalRecordView
+{
+	int			nsegs;
+	size_t		seg_items[3];
+	uint32_t	seg_count[3];
+	int			attr_seg;		/* the one holding Attribute objects, or -1 */
+	int			values_seg;		/* the adapter's @values, or -1 */
+	size_t		types_items;	/* the @types Hash (name => type object) */
+	uint32_t	types_count;
+} MarshalRecordView;
+
+typedef struct MarshalView
+{
+	MarshalViewKind kind;
+	MarshalNode node;			/* the value itself, through wrappers */
+	size_t		items;			/* the first entry */
+	uint32_t	count;			/* entries, ivars not starting with @ too */
+	MarshalRecordView record;	/* MV_RECORD only */
+} MarshalView;
+
+typedef struct MarshalViewIter
+{
+	const MarshalView *view;
+	int			seg;			/* MV_RECORD: the Hash being read */
+	uint32_t	i;
+	size_t		pos;			/* next entry (once the last value is past) */
+	size_t		value;			/* the last value returned, to skip */
+} MarshalViewIter;
+
+/* How an MV_RECORD attribute's raw value is cast (marshal_activerecord.c). */
+#define MARSHAL_CAST_NONE	0	/* already cast (or nothing to cast with) */
+#define MARSHAL_CAST_DB		1	/* type.deserialize: the adapter's value */
+#define MARSHAL_CAST_USER	2	/* type.cast: a value assigned by the app */
+
+typedef struct MarshalEntry
+{
+	size_t		key;			/* MV_HASH: offset of the key value */
+	MarshalBytes name;			/* MV_STRUCT, MV_IVARS: the name */
+	MarshalEncoding name_enc;
+	MarshalBytes name_encname;
+	size_t		value;			/* offset of the value (or element) */
+	size_t		type;			/* MV_RECORD: the attribute's type object */
+	int			cast;			/* MV_RECORD: MARSHAL_CAST_* */
+} MarshalEntry;
+
+/* A key as text: key.to_s of a Hash key, or a member/ivar name. */
+typedef struct MarshalKeyText
+{
+	bool		ok;				/* false: a key whose to_s is not produced */
+	int			type;			/* type byte of a Hash key */
+	MarshalBytes text;
+	MarshalEncoding encoding;
+	MarshalBytes encname;
+} MarshalKeyText;
+
+extern MarshalStatus marshal_view(const MarshalDoc *doc, size_t pos,
+								  MarshalView *view, MarshalError *err);
+extern void marshal_view_iter(const MarshalView *view, MarshalViewIter *it);
+/* A walker that went through the last value tells where it ended. */
+extern void marshal_view_value_end(MarshalViewIter *it, size_t end);
+extern MarshalStatus marshal_view_next(const MarshalDoc *doc,
+									   MarshalViewIter *it, MarshalEntry *e,
+									   bool *done, MarshalError *err);
+/* buf (at least 64 bytes) holds the text of non-String keys */
+extern MarshalStatus marshal_key_text(const MarshalDoc *doc,
+									  const MarshalEntry *e, char *buf,
+									  size_t size, MarshalKeyText *key,
+									  MarshalError *err);
+/*
+ * The value under a key (UTF-8 text) or at an index (negative from the end)
+ * of a view, as jsonb's -> finds it; *found = 0 when there is none.  Keys
+ * in named encodings are converted with transcoder's transcode (if any).
+ */
+extern MarshalStatus marshal_view_find(const MarshalDoc *doc,
+									   const MarshalView *view,
+									   const char *key, size_t keylen,
+									   int64_t index, bool by_index,
+									   const MarshalJsonSink *transcoder,
+									   size_t *found, MarshalError *err);
+
+/* As marshal_view_find for a key, giving the whole entry (value 0: none). */
+extern MarshalStatus marshal_view_find_entry(const MarshalDoc *doc,
+											 const MarshalView *view,
+											 const char *key, size_t keylen,
+											 const MarshalJsonSink *transcoder,
+											 MarshalEntry *found,
+											 MarshalError *err);
+
+/*
+ * An Active Record attribute's value cast as serializable_hash would
+ * (marshal_activerecord.c): what to emit instead of the raw value.
+ */
+typedef enum MarshalCastKind
+{
+	MCAST_RAW = 0,				/* the raw value, as it is */
+	MCAST_VALUE,				/* the value at pos instead */
+	MCAST_NULL,
+	MCAST_BOOL,
+	MCAST_INT,
+	MCAST_NUMBER,				/* text: a JSON number */
+	MCAST_STRING,				/* text: a JSON string */
+	MCAST_TIME,					/* an instant, as ISO 8601 UTC ("...Z") */
+	MCAST_MARSHAL,				/* bytes: a nested Marshal stream's view */
+	MCAST_JSON,					/* bytes: JSON text, parsed */
+	MCAST_YAML					/* bytes: YAML text (YAMLColumn), loaded */
+} MarshalCastKind;
+
+typedef struct MarshalCast
+{
+	MarshalCastKind kind;
+	bool		boolean;
+	int64_t		integer;
+	size_t		pos;
+	MarshalInstant time;
+	MarshalBytes bytes;
+	bool		json_invalid_null;	/* bad JSON is null (else left raw) */
+	char		text[128];
+	size_t		len;
+} MarshalCast;
+
+extern MarshalStatus marshal_record_cast(const MarshalDoc *doc,
+										 const MarshalEntry *e,
+										 MarshalCast *c, MarshalError *err);
+
+/*
+ * Default expansion budget: about one unit per value or 16 string bytes
+ * emitted, so an input of len bytes never needs more than its own size;
+ * shared references may expand up to this many before it is refused.
+ */
+#define MARSHAL_DEFAULT_COST(len) (1000000 + 16 * (uint64_t) (len))
+
+extern MarshalStatus marshal_to_json(const MarshalDoc *doc,
+									 const MarshalJsonSink *sink,
+									 const MarshalJsonOptions *opts,
+									 const MarshalHooks *hooks,
+									 MarshalError *err);
+
+/* Validate, index and write JSON text (malloc'd or from hooks) into *out. */
+extern MarshalStatus marshal_to_json_text(const uint8_t *buf, size_t len,
+										  const MarshalJsonOptions *opts,
+										  const MarshalHooks *hooks,
+										  char **out, size_t *outlen,
+										  MarshalError *err);
+
+/* The JSON view of one view entry's value (cast, for record attributes). */
+extern MarshalStatus marshal_to_json_entry(const MarshalDoc *doc,
+										   const MarshalEntry *e,
+										   const MarshalJsonSink *sink,
+										   const MarshalJsonOptions *opts,
+										   const MarshalHooks *hooks,
+										   MarshalError *err);
+
+/* The JSON view of the value at pos only (navigation results). */
+extern MarshalStatus marshal_to_json_at(const MarshalDoc *doc, size_t pos,
+										const MarshalJsonSink *sink,
+										const MarshalJsonOptions *opts,
+										const MarshalHooks *hooks,
+										MarshalError *err);
+
+#endif							/* RBMARSHAL_MARSHAL_VIEW_H */
