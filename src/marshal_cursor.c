@@ -596,7 +596,7 @@ static size_t
 first_symbol(const MarshalDoc *doc)
 {
 	const uint8_t *b = doc->buf;
-	size_t		p = 2;
+	size_t		p = MARSHAL_ROOT;
 	int64_t		n;
 
 	if (p < doc->len && (b[p] == MT_HASH || b[p] == MT_ARRAY))

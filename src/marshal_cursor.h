@@ -19,6 +19,9 @@
  * index with these hooks.  Start one with marshal_doc_lazy(); the fields
  * are marshal_reader.c's and marshal_cursor.c's.
  */
+/* Where the root value starts: after the header 04 08. */
+#define MARSHAL_ROOT 2
+
 typedef struct MarshalDocLazy
 {
 	bool		on;

@@ -42,23 +42,6 @@ fail(Out *o, MarshalStatus st, size_t offset, const char *what)
 	return st;
 }
 
-static void *
-o_alloc(Out *o, size_t size)
-{
-	return o->hooks && o->hooks->alloc ? o->hooks->alloc(o->hooks->ctx, size) : malloc(size);
-}
-
-static void
-o_free(Out *o, void *p)
-{
-	if (p == NULL)
-		return;
-	if (o->hooks && o->hooks->free)
-		o->hooks->free(o->hooks->ctx, p);
-	else
-		free(p);
-}
-
 static MarshalStatus
 put(Out *o, const void *s, size_t n)
 {
@@ -71,11 +54,7 @@ put(Out *o, const void *s, size_t n)
 
 		while (cap < o->len + n + 1)
 			cap *= 2;
-		if (o->buf == NULL)
-			b = o_alloc(o, cap);
-		else
-			b = o->hooks && o->hooks->realloc ? o->hooks->realloc(o->hooks->ctx, o->buf, cap)
-				: realloc(o->buf, cap);
+		b = marshal_realloc(o->hooks, o->buf, cap);
 		if (b == NULL)
 			return fail(o, MARSHAL_ERR_NOMEM, 0, "out of memory");
 		o->buf = b;
@@ -849,8 +828,8 @@ static MarshalStatus
 show_bignum(Out *o, const MarshalNode *n)
 {
 	size_t		size = n->data.len * 3 + 3;
-	char	   *digits = o_alloc(o, size);
-	uint32_t   *limbs = o_alloc(o, (n->data.len + 3) / 4 * sizeof(uint32_t) + 4);
+	char	   *digits = marshal_alloc(o->hooks, size);
+	uint32_t   *limbs = marshal_alloc(o->hooks, (n->data.len + 3) / 4 * sizeof(uint32_t) + 4);
 	size_t		len;
 	MarshalStatus st = MARSHAL_ERR_NOMEM;
 
@@ -860,8 +839,8 @@ show_bignum(Out *o, const MarshalNode *n)
 							   &len, limbs);
 		st = put(o, digits, len);
 	}
-	o_free(o, digits);
-	o_free(o, limbs);
+	marshal_free(o->hooks, digits);
+	marshal_free(o->hooks, limbs);
 	return st == MARSHAL_ERR_NOMEM ? fail(o, st, n->pos, "out of memory") : st;
 }
 
@@ -1592,12 +1571,12 @@ marshal_inspect(const MarshalDoc *doc, const MarshalHooks *hooks,
 	o.limit = limit ? limit : 16 * doc->len + 1000000;
 	o.max_depth = max_depth ? max_depth : MARSHAL_DEFAULT_MAX_DEPTH;
 	err->status = MARSHAL_OK;
-	st = show(&o, 2);
+	st = show(&o, MARSHAL_ROOT);
 	if (st == MARSHAL_OK)
 		st = put(&o, "", 0);
 	if (st != MARSHAL_OK)
 	{
-		o_free(&o, o.buf);
+		marshal_free(o.hooks, o.buf);
 		return st;
 	}
 	o.buf[o.len] = '\0';

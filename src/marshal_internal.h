@@ -8,6 +8,7 @@
 #include "marshal.h"
 
 #include <stdarg.h>
+#include <stdlib.h>
 
 #ifndef lengthof
 #define lengthof(a) (sizeof(a) / sizeof((a)[0]))
@@ -21,6 +22,35 @@ extern MarshalStatus marshal_verror(MarshalError *err, MarshalStatus status,
 									size_t offset, const char *fmt,
 									va_list ap)
 			__attribute__((format(printf, 4, 0)));
+
+/*
+ * The allocation hooks, or malloc, realloc and free when there are none.
+ * marshal_realloc of NULL allocates; marshal_free of NULL does nothing.
+ */
+static inline void *
+marshal_alloc(const MarshalHooks *h, size_t size)
+{
+	return h && h->alloc ? h->alloc(h->ctx, size) : malloc(size);
+}
+
+static inline void *
+marshal_realloc(const MarshalHooks *h, void *ptr, size_t size)
+{
+	if (ptr == NULL)
+		return marshal_alloc(h, size);
+	return h && h->realloc ? h->realloc(h->ctx, ptr, size) : realloc(ptr, size);
+}
+
+static inline void
+marshal_free(const MarshalHooks *h, void *ptr)
+{
+	if (ptr == NULL)
+		return;
+	if (h && h->free)
+		h->free(h->ctx, ptr);
+	else
+		free(ptr);
+}
 
 /* MarshalDocLazy.scanned: the symbol was defined with an I wrapper */
 #define MARSHAL_SCANNED_IVAR 0x80000000u
@@ -231,19 +261,12 @@ extern MarshalStatus marshal_for_each_ivar(const MarshalDoc *doc, size_t pos,
 										   void *arg, size_t *end,
 										   MarshalError *err);
 
-/* One step of a path into a value: a key, or an index when key is NULL. */
-typedef struct MarshalPathStep
-{
-	const uint8_t *key;
-	size_t		keylen;
-	int64_t		index;			/* -1: no step yet (a key being read) */
-} MarshalPathStep;
-
 /*
- * marshal_activerecord.c: the Active Record side of the view.  marshal_record_view
- * makes an object with @attributes an MV_RECORD view if they are a model's;
- * marshal_record71_attributes finds 7.1's attributes Hash in a U's data (0
- * if it is not one); marshal_record_next is marshal_view_next for MV_RECORD.
+ * marshal_activerecord.c: the Active Record side of the view.
+ * marshal_record_view makes an object with @attributes an MV_RECORD view if
+ * they are a model's; marshal_record71_attributes finds 7.1's attributes
+ * Hash in a U's data (0 if it is not one); marshal_record_next is
+ * marshal_view_next for MV_RECORD.
  */
 extern MarshalStatus marshal_record_view(const MarshalDoc *doc,
 										 MarshalView *view,

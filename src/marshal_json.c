@@ -57,7 +57,7 @@ format_path(const MarshalPathStep *path, uint32_t depth, char *out, size_t size)
 		if (s->key && n + 1 < size)
 		{
 			out[n++] = '.';
-			n += marshal_printable(s->key, s->keylen, PATH_KEY_SHOWN, out + n, size - n);
+			n += marshal_printable((const uint8_t *) s->key, s->keylen, PATH_KEY_SHOWN, out + n, size - n);
 		}
 		else if (s->index >= 0)
 			n += (size_t) snprintf(out + n, size - n, "[%lld]",
@@ -111,23 +111,6 @@ located(Walk *w, MarshalStatus st)
 	return st;
 }
 
-static void *
-walk_alloc(Walk *w, size_t size)
-{
-	if (w->hooks && w->hooks->alloc)
-		return w->hooks->alloc(w->hooks->ctx, size);
-	return malloc(size);
-}
-
-static void
-walk_free(Walk *w, void *p)
-{
-	if (w->hooks && w->hooks->free)
-		w->hooks->free(w->hooks->ctx, p);
-	else
-		free(p);
-}
-
 /* Charge the budget for one value and len bytes of text. */
 static MarshalStatus
 charge(Walk *w, size_t pos, size_t len)
@@ -160,21 +143,14 @@ emit_text(Walk *w, size_t pos, const uint8_t *s, size_t len,
 		!marshal_bytes_eq(encname, "US-ASCII") && !marshal_bytes_eq(encname, "ASCII-8BIT") &&
 		!marshal_bytes_eq(encname, "BINARY"))
 	{
-		char		name[64];
-
-		if (encname.len < sizeof(name) && k->transcode)
+		if (marshal_transcode(k->transcoder, encname, s, len, &conv, &convlen) &&
+			marshal_utf8_valid((const uint8_t *) conv, convlen, false))
 		{
-			memcpy(name, encname.ptr, encname.len);
-			name[encname.len] = '\0';
-			if (k->transcode(k->ctx, name, s, len, &conv, &convlen) &&
-				marshal_utf8_valid((const uint8_t *) conv, convlen, false))
-			{
-				if (is_key)
-					k->key(k->ctx, conv, convlen, true);
-				else
-					k->string(k->ctx, conv, convlen, true);
-				return MARSHAL_OK;
-			}
+			if (is_key)
+				k->key(k->ctx, conv, convlen, true);
+			else
+				k->string(k->ctx, conv, convlen, true);
+			return MARSHAL_OK;
 		}
 	}
 	else if (marshal_utf8_valid(s, len, false))
@@ -195,7 +171,7 @@ emit_text(Walk *w, size_t pos, const uint8_t *s, size_t len,
 		case MBIN_REPLACE:
 			{
 				/* each invalid byte becomes U+FFFD (3 bytes) */
-				char	   *out = walk_alloc(w, 3 * len + 1);
+				char	   *out = marshal_alloc(w->hooks, 3 * len + 1);
 				size_t		o = 0;
 
 				if (out == NULL)
@@ -221,7 +197,7 @@ emit_text(Walk *w, size_t pos, const uint8_t *s, size_t len,
 					k->key(k->ctx, out, o, false);
 				else
 					k->string(k->ctx, out, o, false);
-				walk_free(w, out);
+				marshal_free(w->hooks, out);
 				return MARSHAL_OK;
 			}
 		default:
@@ -232,7 +208,7 @@ emit_text(Walk *w, size_t pos, const uint8_t *s, size_t len,
 				if (is_key)
 					return fail(w, MARSHAL_ERR_ENCODING, pos,
 								"hash key holds bytes that are not valid text");
-				out = walk_alloc(w, MARSHAL_BASE64_LEN(len) + 1);
+				out = marshal_alloc(w->hooks, MARSHAL_BASE64_LEN(len) + 1);
 				if (out == NULL)
 					return fail(w, MARSHAL_ERR_NOMEM, pos, "out of memory");
 				n = marshal_base64_encode(s, len, out);
@@ -240,7 +216,7 @@ emit_text(Walk *w, size_t pos, const uint8_t *s, size_t len,
 				k->key(k->ctx, "$binary", 7, true);
 				k->string(k->ctx, out, n, false);
 				k->end_object(k->ctx);
-				walk_free(w, out);
+				marshal_free(w->hooks, out);
 				return MARSHAL_OK;
 			}
 	}
@@ -251,14 +227,14 @@ static MarshalStatus
 bignum_text(Walk *w, size_t pos, const MarshalNode *n, char **out, size_t *outlen)
 {
 	size_t		size = n->data.len * 3 + 3;
-	uint32_t   *limbs = walk_alloc(w, (n->data.len + 3) / 4 * sizeof(uint32_t) + 4);
-	char	   *digits = walk_alloc(w, size);
+	uint32_t   *limbs = marshal_alloc(w->hooks, (n->data.len + 3) / 4 * sizeof(uint32_t) + 4);
+	char	   *digits = marshal_alloc(w->hooks, size);
 
 	if (limbs == NULL || digits == NULL)
 		return fail(w, MARSHAL_ERR_NOMEM, pos, "out of memory");
 	marshal_bignum_decimal(n->data.ptr, n->data.len, n->negative, digits, size,
 						   outlen, limbs);
-	walk_free(w, limbs);
+	marshal_free(w->hooks, limbs);
 	*out = digits;
 	return MARSHAL_OK;
 }
@@ -286,7 +262,7 @@ number_to_s(Walk *w, size_t pos, const MarshalNode *n, char *buf, size_t size,
 
 		TRY(bignum_text(w, pos, n, &t, &tl));
 		memcpy(buf, t, tl + 1);
-		walk_free(w, t);
+		marshal_free(w->hooks, t);
 	}
 	else
 		*ok = false;
@@ -353,7 +329,7 @@ emit_bigdecimal(Walk *w, const MarshalNode *n)
 	if (exp > 1000000 || exp < -1000000)
 		return fail(w, MARSHAL_ERR_UNREPRESENTABLE, n->pos,
 					"BigDecimal exponent %lld is too large to print", (long long) exp);
-	out = walk_alloc(w, nmant + (size_t) (exp < 0 ? -exp : exp) + 8);
+	out = marshal_alloc(w->hooks, nmant + (size_t) (exp < 0 ? -exp : exp) + 8);
 	if (out == NULL)
 		return fail(w, MARSHAL_ERR_NOMEM, n->pos, "out of memory");
 	if (neg)
@@ -386,7 +362,7 @@ emit_bigdecimal(Walk *w, const MarshalNode *n)
 		}
 	}
 	w->sink->string(w->sink->ctx, out, o, false);
-	walk_free(w, out);
+	marshal_free(w->hooks, out);
 	return MARSHAL_OK;
 }
 
@@ -399,7 +375,7 @@ emit_regexp(Walk *w, const MarshalNode *n)
 		int			bit;
 		char		c;
 	}			flags[] = {{4, 'm'}, {1, 'i'}, {2, 'x'}};
-	char	   *out = walk_alloc(w, 2 * n->data.len + 16);
+	char	   *out = marshal_alloc(w->hooks, 2 * n->data.len + 16);
 	size_t		o = 0;
 	bool		escaped = false;
 
@@ -436,10 +412,10 @@ emit_regexp(Walk *w, const MarshalNode *n)
 		MarshalStatus st = emit_text(w, n->pos, (const uint8_t *) out, o,
 									 MENC_BINARY, none, false);
 
-		walk_free(w, out);
+		marshal_free(w->hooks, out);
 		return st;
 	}
-	walk_free(w, out);
+	marshal_free(w->hooks, out);
 	return MARSHAL_OK;
 }
 
@@ -568,7 +544,7 @@ emit_key(Walk *w, const MarshalEntry *e, const MarshalLeaf *leaf)
 		/* the usual String key, read from its bytes already */
 		if (w->depth < PATH_STEPS)
 		{
-			w->path[w->depth].key = leaf->data.ptr;
+			w->path[w->depth].key = (const char *) leaf->data.ptr;
 			w->path[w->depth].keylen = leaf->data.len;
 		}
 		return emit_text(w, at, leaf->data.ptr, leaf->data.len, leaf->encoding,
@@ -595,12 +571,12 @@ emit_key(Walk *w, const MarshalEntry *e, const MarshalLeaf *leaf)
 
 		/* buf is gone once the value is walked: keep what a message shows */
 		s->keylen = k.text.len;
-		s->key = k.text.ptr;
+		s->key = (const char *) k.text.ptr;
 		if (k.text.ptr == (const uint8_t *) buf)
 		{
 			memcpy(w->scratch[w->depth], buf,
 				   k.text.len < PATH_KEY_SHOWN ? k.text.len : PATH_KEY_SHOWN);
-			s->key = (const uint8_t *) w->scratch[w->depth];
+			s->key = w->scratch[w->depth];
 		}
 	}
 	if (k.text.ptr == (const uint8_t *) buf)
@@ -699,7 +675,7 @@ emit_pairs(Walk *w, const MarshalView *view, size_t *end)
 		MarshalStatus st;
 
 		if (view->count > lengthof(few) &&
-			(pairs = walk_alloc(w, view->count * sizeof(KeyedPair))) == NULL)
+			(pairs = marshal_alloc(w->hooks, view->count * sizeof(KeyedPair))) == NULL)
 			return fail(w, MARSHAL_ERR_NOMEM, pos, "out of memory");
 		st = presort_pairs(w, view, pairs, end, &ok);
 		if (st == MARSHAL_OK && ok)
@@ -717,7 +693,7 @@ emit_pairs(Walk *w, const MarshalView *view, size_t *end)
 				w->sink->end_object(w->sink->ctx);
 		}
 		if (pairs != few)
-			walk_free(w, pairs);
+			marshal_free(w->hooks, pairs);
 		if (st != MARSHAL_OK || ok)
 			return st;
 	}
@@ -779,7 +755,7 @@ emit_nested(Walk *w, size_t pos, MarshalBytes b)
 	nw.steps = w->steps;
 	nw.depth = w->depth;
 	memcpy(nw.path, w->path, sizeof(nw.path));
-	st = emit_value(&nw, 2, &end);
+	st = emit_value(&nw, MARSHAL_ROOT, &end);
 	w->cost = nw.cost;
 	w->steps = nw.steps;
 	walk_done(&nw);
@@ -1084,7 +1060,7 @@ emit_flat(Walk *w, const MarshalNode *n)
 				TRY(charge(w, n->pos, n->data.len * 3));
 				TRY(bignum_text(w, n->pos, n, &t, &tl));
 				k->number(k->ctx, t, tl);
-				walk_free(w, t);
+				marshal_free(w->hooks, t);
 				return MARSHAL_OK;
 			}
 		case MT_FLOAT:
@@ -1126,7 +1102,7 @@ emit_flat(Walk *w, const MarshalNode *n)
 				return emit_bigdecimal(w, n);
 			{
 				/* a _dump class we do not know: keep its bytes */
-				char	   *b64 = walk_alloc(w, MARSHAL_BASE64_LEN(n->data.len) + 1);
+				char	   *b64 = marshal_alloc(w->hooks, MARSHAL_BASE64_LEN(n->data.len) + 1);
 				size_t		bl;
 				MarshalBytes none = {NULL, 0};
 
@@ -1140,7 +1116,7 @@ emit_flat(Walk *w, const MarshalNode *n)
 				k->key(k->ctx, "$dump", 5, true);
 				k->string(k->ctx, b64, bl, false);
 				k->end_object(k->ctx);
-				walk_free(w, b64);
+				marshal_free(w->hooks, b64);
 				return MARSHAL_OK;
 			}
 		default:
@@ -1215,13 +1191,13 @@ emit_value(Walk *w, size_t pos, size_t *next)
 	if (w->nactive == w->activecap)
 	{
 		/* deeper than the inline stack: move it to the heap, doubling */
-		size_t	   *bigger = walk_alloc(w, 2 * w->activecap * sizeof(size_t));
+		size_t	   *bigger = marshal_alloc(w->hooks, 2 * w->activecap * sizeof(size_t));
 
 		if (bigger == NULL)
 			return fail(w, MARSHAL_ERR_NOMEM, pos, "out of memory");
 		memcpy(bigger, w->active, w->nactive * sizeof(size_t));
 		if (w->active != w->active_inline)
-			walk_free(w, w->active);
+			marshal_free(w->hooks, w->active);
 		w->active = bigger;
 		w->activecap *= 2;
 	}
@@ -1248,7 +1224,7 @@ walk_init(Walk *w, const MarshalDoc *doc, const MarshalJsonSink *sink,
 		  const MarshalJsonOptions *opts, const MarshalHooks *hooks,
 		  MarshalError *err)
 {
-	static const MarshalJsonOptions defaults = {3, MBIN_BASE64, 0, 0};
+	static const MarshalJsonOptions defaults = MARSHAL_JSON_DEFAULTS;
 
 	memset(w, 0, offsetof(Walk, scratch));
 	w->doc = doc;
@@ -1274,7 +1250,7 @@ static void
 walk_done(Walk *w)
 {
 	if (w->active != w->active_inline)
-		walk_free(w, w->active);
+		marshal_free(w->hooks, w->active);
 }
 
 MarshalStatus
@@ -1319,7 +1295,7 @@ marshal_to_json(const MarshalDoc *doc, const MarshalJsonSink *sink,
 	MarshalStatus st;
 
 	TRY(walk_init(&w, doc, sink, opts, hooks, err));
-	st = emit_value(&w, 2, &end);
+	st = emit_value(&w, MARSHAL_ROOT, &end);
 	if (st == MARSHAL_OK && end != doc->len)
 		st = fail(&w, MARSHAL_ERR_FORMAT, end, "value ends before the stream");
 	walk_done(&w);

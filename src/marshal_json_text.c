@@ -35,12 +35,7 @@ text_grow(TextSink *t, size_t n)
 		return false;
 	while (cap < t->len + n + 1)
 		cap *= 2;
-	if (t->hooks && t->hooks->realloc && t->buf)
-		nb = t->hooks->realloc(t->hooks->ctx, t->buf, cap);
-	else if (t->hooks && t->hooks->alloc && !t->buf)
-		nb = t->hooks->alloc(t->hooks->ctx, cap);
-	else
-		nb = realloc(t->buf, cap);
+	nb = marshal_realloc(t->hooks, t->buf, cap);
 	if (nb == NULL)
 	{
 		t->failed = true;
@@ -243,7 +238,7 @@ marshal_to_json_text(const uint8_t *buf, size_t len,
 	st = marshal_doc_open(&doc, buf, len, hooks, opts->max_depth, err);
 	if (st != MARSHAL_OK)
 		return st;
-	t = hooks && hooks->alloc ? hooks->alloc(hooks->ctx, sizeof(TextSink)) : malloc(sizeof(TextSink));
+	t = marshal_alloc(hooks, sizeof(TextSink));
 	if (t == NULL)
 	{
 		marshal_index_free(&doc.index, hooks);
@@ -273,16 +268,8 @@ marshal_to_json_text(const uint8_t *buf, size_t len,
 		*out = t->buf;
 		*outlen = t->len;
 	}
-	else if (t->buf)
-	{
-		if (hooks && hooks->free)
-			hooks->free(hooks->ctx, t->buf);
-		else
-			free(t->buf);
-	}
-	if (hooks && hooks->free)
-		hooks->free(hooks->ctx, t);
 	else
-		free(t);
+		marshal_free(hooks, t->buf);
+	marshal_free(hooks, t);
 	return st;
 }

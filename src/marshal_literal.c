@@ -89,27 +89,6 @@ syntax(Parser *p, size_t at, const char *fmt,...)
 	return MARSHAL_ERR_SYNTAX;
 }
 
-static void *
-p_realloc(Parser *p, void *ptr, size_t size)
-{
-	const MarshalHooks *h = p->hooks;
-
-	if (ptr == NULL)
-		return h && h->alloc ? h->alloc(h->ctx, size) : malloc(size);
-	return h && h->realloc ? h->realloc(h->ctx, ptr, size) : realloc(ptr, size);
-}
-
-static void
-p_free(Parser *p, void *ptr)
-{
-	if (ptr == NULL)
-		return;
-	if (p->hooks && p->hooks->free)
-		p->hooks->free(p->hooks->ctx, ptr);
-	else
-		free(ptr);
-}
-
 static MarshalStatus
 oom(Parser *p)
 {
@@ -125,7 +104,7 @@ new_node(Parser *p, LitType type, size_t *index)
 	if (p->nnodes == p->nodecap)
 	{
 		size_t		cap = p->nodecap ? p->nodecap * 2 : 64;
-		LitNode    *n = p_realloc(p, p->nodes, cap * sizeof(LitNode));
+		LitNode    *n = marshal_realloc(p->hooks, p->nodes, cap * sizeof(LitNode));
 
 		if (n == NULL)
 			return oom(p);
@@ -152,7 +131,7 @@ put_bytes(Parser *p, const void *b, size_t n)
 
 		while (cap < p->nbytes + n)
 			cap *= 2;
-		nb = p_realloc(p, p->bytes, cap);
+		nb = marshal_realloc(p->hooks, p->bytes, cap);
 		if (nb == NULL)
 			return oom(p);
 		p->bytes = nb;
@@ -654,7 +633,7 @@ parse_number(Parser *p, bool negative)
 
 		/* sign, digits and NUL; a long literal (Ruby takes any) on the heap */
 		n = p->nbytes - off;
-		if (n + 2 > sizeof(buf) && (t = p_realloc(p, NULL, n + 2)) == NULL)
+		if (n + 2 > sizeof(buf) && (t = marshal_realloc(p->hooks, NULL, n + 2)) == NULL)
 			return oom(p);
 		t[0] = negative ? '-' : '+';
 		for (size_t k = 0; k < n; k++)
@@ -663,7 +642,7 @@ parse_number(Parser *p, bool negative)
 		p->nodes[i].type = L_FLOAT;
 		p->nodes[i].d = strtod(t, NULL);
 		if (t != buf)
-			p_free(p, t);
+			marshal_free(p->hooks, t);
 	}
 done:
 	if (p->pos < p->len && (ident_char((unsigned char) p->s[p->pos]) || p->s[p->pos] == '.'))
@@ -1103,10 +1082,10 @@ write_hash(Emit *e, size_t i)
 {
 	Parser	   *p = e->p;
 	uint32_t	n = p->nodes[i].count;
-	size_t	   *keyat = p_realloc(p, NULL, (n + 1) * sizeof(size_t));
-	size_t	   *valat = p_realloc(p, NULL, (n + 1) * sizeof(size_t));
-	KeyRef	   *refs = p_realloc(p, NULL, (n + 1) * sizeof(KeyRef));
-	bool	   *alive = p_realloc(p, NULL, (n + 1) * sizeof(bool));
+	size_t	   *keyat = marshal_realloc(p->hooks, NULL, (n + 1) * sizeof(size_t));
+	size_t	   *valat = marshal_realloc(p->hooks, NULL, (n + 1) * sizeof(size_t));
+	KeyRef	   *refs = marshal_realloc(p->hooks, NULL, (n + 1) * sizeof(KeyRef));
+	bool	   *alive = marshal_realloc(p->hooks, NULL, (n + 1) * sizeof(bool));
 	size_t		c = i + 1;
 	uint32_t	live = 0;
 	MarshalStatus st = MARSHAL_OK;
@@ -1175,10 +1154,10 @@ write_hash(Emit *e, size_t i)
 			st = write_tree(e, valat[k], false);
 	}
 out:
-	p_free(p, keyat);
-	p_free(p, valat);
-	p_free(p, refs);
-	p_free(p, alive);
+	marshal_free(p->hooks, keyat);
+	marshal_free(p->hooks, valat);
+	marshal_free(p->hooks, refs);
+	marshal_free(p->hooks, alive);
 	return st;
 }
 
@@ -1282,7 +1261,7 @@ marshal_from_literal(const char *text, size_t len, const MarshalHooks *hooks,
 		for (size_t k = 0; k < p.nnodes; k++)
 			if (p.nodes[k].type == L_INT && p.nodes[k].len > maxdigits)
 				maxdigits = p.nodes[k].len;
-		limbs = p_realloc(&p, NULL, 2 * (maxdigits / 2 + 2) * sizeof(uint32_t));
+		limbs = marshal_realloc(p.hooks, NULL, 2 * (maxdigits / 2 + 2) * sizeof(uint32_t));
 		if (w == NULL || limbs == NULL)
 		{
 			marshal_writer_free(w);
@@ -1307,8 +1286,8 @@ marshal_from_literal(const char *text, size_t len, const MarshalHooks *hooks,
 				marshal_writer_free(w);
 		}
 	}
-	p_free(&p, limbs);
-	p_free(&p, p.nodes);
-	p_free(&p, p.bytes);
+	marshal_free(p.hooks, limbs);
+	marshal_free(p.hooks, p.nodes);
+	marshal_free(p.hooks, p.bytes);
 	return st;
 }

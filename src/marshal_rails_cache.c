@@ -26,29 +26,6 @@ fail(MarshalError *err, MarshalStatus st, size_t offset, const char *what)
 	return marshal_error(err, st, offset, "%s", what);
 }
 
-static void *
-c_alloc(const MarshalHooks *h, size_t n)
-{
-	return h && h->alloc ? h->alloc(h->ctx, n) : malloc(n);
-}
-
-static void *
-c_realloc(const MarshalHooks *h, void *p, size_t n)
-{
-	return h && h->realloc ? h->realloc(h->ctx, p, n) : realloc(p, n);
-}
-
-static void
-c_free(const MarshalHooks *h, void *p)
-{
-	if (p == NULL)
-		return;
-	if (h && h->free)
-		h->free(h->ctx, p);
-	else
-		free(p);
-}
-
 /* zlib (or gzip) to a buffer of at most max bytes. */
 static MarshalStatus
 inflate_bounded(const uint8_t *src, size_t len, bool gzip, size_t max,
@@ -62,13 +39,13 @@ inflate_bounded(const uint8_t *src, size_t len, bool gzip, size_t max,
 
 	if (cap > max)
 		cap = max;
-	buf = c_alloc(hooks, cap + 1);
+	buf = marshal_alloc(hooks, cap + 1);
 	if (buf == NULL)
 		return fail(err, MARSHAL_ERR_NOMEM, offset, "out of memory");
 	memset(&z, 0, sizeof(z));
 	if (inflateInit2(&z, gzip ? 16 + MAX_WBITS : MAX_WBITS) != Z_OK)
 	{
-		c_free(hooks, buf);
+		marshal_free(hooks, buf);
 		return fail(err, MARSHAL_ERR_NOMEM, offset, "zlib could not start");
 	}
 	z.next_in = (Bytef *) src;
@@ -83,7 +60,7 @@ inflate_bounded(const uint8_t *src, size_t len, bool gzip, size_t max,
 		if (rc != Z_OK && rc != Z_BUF_ERROR)
 		{
 			inflateEnd(&z);
-			c_free(hooks, buf);
+			marshal_free(hooks, buf);
 			return fail(err, MARSHAL_ERR_FORMAT, offset,
 						gzip ? "corrupt gzip data" : "corrupt zlib data");
 		}
@@ -95,16 +72,16 @@ inflate_bounded(const uint8_t *src, size_t len, bool gzip, size_t max,
 			if (cap >= max)
 			{
 				inflateEnd(&z);
-				c_free(hooks, buf);
+				marshal_free(hooks, buf);
 				return fail(err, MARSHAL_ERR_LIMIT, offset,
 							"compressed value inflates beyond the limit");
 			}
 			cap = cap * 2 > max ? max : cap * 2;
-			nb = c_realloc(hooks, buf, cap + 1);
+			nb = marshal_realloc(hooks, buf, cap + 1);
 			if (nb == NULL)
 			{
 				inflateEnd(&z);
-				c_free(hooks, buf);
+				marshal_free(hooks, buf);
 				return fail(err, MARSHAL_ERR_NOMEM, offset, "out of memory");
 			}
 			buf = nb;
@@ -113,7 +90,7 @@ inflate_bounded(const uint8_t *src, size_t len, bool gzip, size_t max,
 		{
 			/* input ended before the stream did */
 			inflateEnd(&z);
-			c_free(hooks, buf);
+			marshal_free(hooks, buf);
 			return fail(err, MARSHAL_ERR_FORMAT, offset, "truncated compressed data");
 		}
 	}
@@ -135,12 +112,12 @@ take_stream(MarshalCacheEntry *e, uint8_t *bytes, size_t len, bool owned,
 	{
 		err->offset += offset;
 		if (owned)
-			c_free(hooks, bytes);
+			marshal_free(hooks, bytes);
 		return st;
 	}
 	if (!owned)
 	{
-		uint8_t    *copy = c_alloc(hooks, len ? len : 1);
+		uint8_t    *copy = marshal_alloc(hooks, len ? len : 1);
 
 		if (copy == NULL)
 			return fail(err, MARSHAL_ERR_NOMEM, offset, "out of memory");
@@ -278,7 +255,7 @@ entry_70(MarshalCacheEntry *e, const uint8_t *buf, size_t len,
 		err->offset += offset;
 		return st;
 	}
-	st = marshal_node(&doc, 2, &arr, err);
+	st = marshal_node(&doc, MARSHAL_ROOT, &arr, err);
 	if (st == MARSHAL_OK && (arr.type != MT_ARRAY || arr.count > 3))
 		st = fail(err, MARSHAL_ERR_FORMAT, offset, "a 7.0 cache entry is not [value, expires_at, version]");
 	p = arr.items;
@@ -309,7 +286,7 @@ entry_70(MarshalCacheEntry *e, const uint8_t *buf, size_t len,
 		if (st == MARSHAL_OK && e->has_version)
 		{
 			/* the version points into a buffer we may free: copy it */
-			uint8_t    *v = c_alloc(hooks, e->version_len + 1);
+			uint8_t    *v = marshal_alloc(hooks, e->version_len + 1);
 
 			if (v == NULL)
 				st = fail(err, MARSHAL_ERR_NOMEM, offset, "out of memory");
@@ -391,7 +368,7 @@ entry_71(MarshalCacheEntry *e, const uint8_t *buf, size_t len,
 			if (plen >= 2 && payload[0] == 0xCC && payload[1] == 0x80)
 			{
 				if (owned)
-					c_free(hooks, payload);
+					marshal_free(hooks, payload);
 				return fail(err, MARSHAL_ERR_UNSUPPORTED, pos,
 							"a MessagePack cache payload (serializer: :message_pack)");
 			}
@@ -410,14 +387,14 @@ entry_71(MarshalCacheEntry *e, const uint8_t *buf, size_t len,
 									 (type & 0x7F) == 0x02 ? MENC_UTF8 :
 									 (type & 0x7F) == 0x04 ? MENC_USASCII : MENC_BINARY);
 				if (owned)
-					c_free(hooks, payload);
+					marshal_free(hooks, payload);
 				st = marshal_writer_finish(w, &e->value, &e->value_len);
 				return st == MARSHAL_OK ? st : fail(err, st, pos, "out of memory");
 			}
 		default:
 			if (owned)
-				c_free(hooks, payload);
-			return fail(err, MARSHAL_ERR_FORMAT, 2,
+				marshal_free(hooks, payload);
+			return fail(err, MARSHAL_ERR_FORMAT, MARSHAL_ROOT,
 						"a 7.1 cache payload type 01 to 04 (optionally | 80 for zlib)");
 	}
 }
@@ -450,7 +427,7 @@ marshal_cache_entry(const uint8_t *buf, size_t len, const MarshalHooks *hooks,
 		MarshalStatus st;
 
 		TRY(marshal_doc_open(&doc, buf, len, hooks, max_depth, err));
-		st = marshal_node(&doc, 2, &n, err);
+		st = marshal_node(&doc, MARSHAL_ROOT, &n, err);
 		if (st == MARSHAL_OK && marshal_class_is(&n, MC_CACHE_ENTRY))
 			st = entry_61(e, &doc, &n, hooks, max_depth, max_inflated, err);
 		else if (st == MARSHAL_OK)
@@ -479,7 +456,7 @@ marshal_cache_entry(const uint8_t *buf, size_t len, const MarshalHooks *hooks,
 		TRY(inflate_bounded(buf + 1, len - 1, false, max_inflated, hooks, &bytes,
 							&blen, 1, err));
 		st = entry_70(e, bytes, blen, hooks, max_depth, 0, err);
-		c_free(hooks, bytes);
+		marshal_free(hooks, bytes);
 		return st;
 	}
 	if (len >= 2 && buf[0] == 0x1F && buf[1] == 0x8B)
@@ -504,8 +481,8 @@ marshal_cache_entry(const uint8_t *buf, size_t len, const MarshalHooks *hooks,
 void
 marshal_cache_entry_free(MarshalCacheEntry *e, const MarshalHooks *hooks)
 {
-	c_free(hooks, e->value);
+	marshal_free(hooks, e->value);
 	if (e->version_owned)
-		c_free(hooks, (void *) e->version);
+		marshal_free(hooks, (void *) e->version);
 	memset(e, 0, sizeof(*e));
 }

@@ -201,27 +201,6 @@ kind_is_opaque(uint8_t kind)
 	return kind == MK_USERDEF || kind == MK_USRMARSHAL || kind == MK_DATA;
 }
 
-static void *
-hook_realloc(Reader *r, void *ptr, size_t size)
-{
-	const MarshalHooks *h = r->hooks;
-
-	if (ptr == NULL)
-		return h && h->alloc ? h->alloc(h->ctx, size) : malloc(size);
-	return h && h->realloc ? h->realloc(h->ctx, ptr, size) : realloc(ptr, size);
-}
-
-static void
-hook_free(const MarshalHooks *h, void *ptr)
-{
-	if (ptr == NULL)
-		return;
-	if (h && h->free)
-		h->free(h->ctx, ptr);
-	else
-		free(ptr);
-}
-
 /*
  * Grow a table to hold one more entry.  Every entry stands for at least one
  * byte of input, so the count never exceeds r->len and the doubling stays
@@ -237,19 +216,19 @@ grow(Reader *r, uint8_t **kinds, uint32_t **positions, uint8_t **extra,
 
 	if (newcap > r->len + 1)
 		newcap = (uint32_t) r->len + 1;
-	p = hook_realloc(r, *kinds, newcap);
+	p = marshal_realloc(r->hooks, *kinds, newcap);
 	if (p == NULL)
 		return fail_at(r, MARSHAL_ERR_NOMEM, r->pos, "out of memory");
 	*kinds = p;
 	if (r->keep_positions)
 	{
-		p = hook_realloc(r, *positions, (size_t) newcap * sizeof(uint32_t));
+		p = marshal_realloc(r->hooks, *positions, (size_t) newcap * sizeof(uint32_t));
 		if (p == NULL)
 			return fail_at(r, MARSHAL_ERR_NOMEM, r->pos, "out of memory");
 		*positions = p;
 		if (extra)
 		{
-			p = hook_realloc(r, *extra, newcap);
+			p = marshal_realloc(r->hooks, *extra, newcap);
 			if (p == NULL)
 				return fail_at(r, MARSHAL_ERR_NOMEM, r->pos, "out of memory");
 			*extra = p;
@@ -1171,14 +1150,14 @@ run(const uint8_t *buf, size_t len, const MarshalHooks *hooks,
 		index->obj_pos = r.obj_pos;
 		index->sym_pos = r.sym_pos;
 		index->sym_enc = r.sym_enc;
-		hook_free(hooks, r.sym_tag);
+		marshal_free(hooks, r.sym_tag);
 		return st;
 	}
-	hook_free(hooks, r.obj_kind);
-	hook_free(hooks, r.obj_pos);
-	hook_free(hooks, r.sym_tag);
-	hook_free(hooks, r.sym_pos);
-	hook_free(hooks, r.sym_enc);
+	marshal_free(hooks, r.obj_kind);
+	marshal_free(hooks, r.obj_pos);
+	marshal_free(hooks, r.sym_tag);
+	marshal_free(hooks, r.sym_pos);
+	marshal_free(hooks, r.sym_enc);
 	return st;
 }
 
@@ -1200,10 +1179,10 @@ marshal_index(const uint8_t *buf, size_t len, const MarshalHooks *hooks,
 void
 marshal_index_free(MarshalIndex *index, const MarshalHooks *hooks)
 {
-	hook_free(hooks, index->obj_kind);
-	hook_free(hooks, index->obj_pos);
-	hook_free(hooks, index->sym_pos);
-	hook_free(hooks, index->sym_enc);
+	marshal_free(hooks, index->obj_kind);
+	marshal_free(hooks, index->obj_pos);
+	marshal_free(hooks, index->sym_pos);
+	marshal_free(hooks, index->sym_enc);
 	memset(index, 0, sizeof(*index));
 }
 

@@ -71,9 +71,7 @@ remember(Reenc *r, size_t pos, uint32_t slot)
 	if ((r->nwritten + 1) * 2 > r->cap)
 	{
 		size_t		cap = r->cap ? r->cap * 2 : 64;
-		Written    *t = r->hooks && r->hooks->alloc ?
-			r->hooks->alloc(r->hooks->ctx, cap * sizeof(Written)) :
-			malloc(cap * sizeof(Written));
+		Written    *t = marshal_alloc(r->hooks, cap * sizeof(Written));
 
 		if (t == NULL)
 		{
@@ -90,13 +88,7 @@ remember(Reenc *r, size_t pos, uint32_t slot)
 				;
 			t[i] = r->written[k];
 		}
-		if (r->written)
-		{
-			if (r->hooks && r->hooks->free)
-				r->hooks->free(r->hooks->ctx, r->written);
-			else
-				free(r->written);
-		}
+		marshal_free(r->hooks, r->written);
 		r->written = t;
 		r->cap = cap;
 	}
@@ -564,13 +556,7 @@ marshal_reencode_into(MarshalWriter *w, const MarshalDoc *doc, size_t pos,
 	r.max_depth = MARSHAL_DEFAULT_MAX_DEPTH * 100;
 	err->status = MARSHAL_OK;
 	st = re_value(&r, pos, &next);
-	if (r.written)
-	{
-		if (hooks && hooks->free)
-			hooks->free(hooks->ctx, r.written);
-		else
-			free(r.written);
-	}
+	marshal_free(hooks, r.written);
 	return st;
 }
 
@@ -700,7 +686,7 @@ marshal_reencode(const MarshalDoc *doc, size_t pos, const MarshalHooks *hooks,
 	if (found)
 	{
 		size_t		n = MARSHAL_LEAF_SIZE(&leaf);
-		uint8_t    *buf = hooks && hooks->alloc ? hooks->alloc(hooks->ctx, n) : malloc(n);
+		uint8_t    *buf = marshal_alloc(hooks, n);
 
 		if (buf == NULL)
 		{

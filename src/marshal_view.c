@@ -434,7 +434,7 @@ key_by_bytes(const MarshalDoc *doc, size_t pos, const char *key,
  */
 static MarshalStatus
 entry_matches(const MarshalDoc *doc, const MarshalEntry *e, const char *key,
-			  size_t keylen, const MarshalJsonSink *transcoder, bool *match,
+			  size_t keylen, const MarshalTranscoder *transcoder, bool *match,
 			  MarshalError *err)
 {
 	MarshalKeyText k;
@@ -446,22 +446,30 @@ entry_matches(const MarshalDoc *doc, const MarshalEntry *e, const char *key,
 		return st;
 	if (k.ok && k.encoding == MENC_NAMED)
 	{
-		char		name[64];
 		char	   *conv;
 		size_t		convlen;
 
-		if (transcoder == NULL || transcoder->transcode == NULL ||
-			k.encname.len >= sizeof(name))
-			return MARSHAL_OK;
-		memcpy(name, k.encname.ptr, k.encname.len);
-		name[k.encname.len] = '\0';
-		*match = transcoder->transcode(transcoder->ctx, name, k.text.ptr, k.text.len,
-									   &conv, &convlen) &&
+		*match = marshal_transcode(transcoder, k.encname, k.text.ptr, k.text.len,
+								   &conv, &convlen) &&
 			convlen == keylen && memcmp(conv, key, keylen) == 0;
 		return MARSHAL_OK;
 	}
 	*match = k.ok && k.text.len == keylen && memcmp(k.text.ptr, key, keylen) == 0;
 	return MARSHAL_OK;
+}
+
+bool
+marshal_transcode(const MarshalTranscoder *transcoder, MarshalBytes encname,
+				  const uint8_t *s, size_t len, char **out, size_t *outlen)
+{
+	char		name[64];
+
+	if (transcoder == NULL || transcoder->transcode == NULL ||
+		encname.len >= sizeof(name))
+		return false;
+	memcpy(name, encname.ptr, encname.len);
+	name[encname.len] = '\0';
+	return transcoder->transcode(transcoder->ctx, name, s, len, out, outlen);
 }
 
 /*
@@ -471,7 +479,7 @@ entry_matches(const MarshalDoc *doc, const MarshalEntry *e, const char *key,
  */
 static MarshalStatus
 hash_find(const MarshalDoc *doc, const MarshalView *view, const char *key,
-		  size_t keylen, bool key_ascii, const MarshalJsonSink *transcoder,
+		  size_t keylen, bool key_ascii, const MarshalTranscoder *transcoder,
 		  size_t *found, MarshalError *err)
 {
 	size_t		pos = view->items;
@@ -504,34 +512,33 @@ hash_find(const MarshalDoc *doc, const MarshalView *view, const char *key,
 }
 
 static MarshalStatus view_find(const MarshalDoc *doc, const MarshalView *view,
-							   const char *key, size_t keylen, int64_t index,
-							   bool by_index, const MarshalJsonSink *transcoder,
+							   const MarshalPathStep *step,
+							   const MarshalTranscoder *transcoder,
 							   size_t *found, MarshalEntry *entry,
 							   MarshalError *err);
 
 MarshalStatus
 marshal_view_find(const MarshalDoc *doc, const MarshalView *view,
-				  const char *key, size_t keylen, int64_t index, bool by_index,
-				  const MarshalJsonSink *transcoder, size_t *found,
+				  const MarshalPathStep *step,
+				  const MarshalTranscoder *transcoder, size_t *found,
 				  MarshalError *err)
 {
 	MarshalEntry e;
 
-	return view_find(doc, view, key, keylen, index, by_index, transcoder,
-					 found, &e, err);
+	return view_find(doc, view, step, transcoder, found, &e, err);
 }
 
 MarshalStatus
 marshal_view_find_entry(const MarshalDoc *doc, const MarshalView *view,
-						const char *key, size_t keylen,
-						const MarshalJsonSink *transcoder, MarshalEntry *found,
-						MarshalError *err)
+						const MarshalPathStep *step,
+						const MarshalTranscoder *transcoder,
+						MarshalEntry *found, MarshalError *err)
 {
 	size_t		pos;
 	MarshalStatus st;
 
 	memset(found, 0, sizeof(*found));
-	st = view_find(doc, view, key, keylen, 0, false, transcoder, &pos, found, err);
+	st = view_find(doc, view, step, transcoder, &pos, found, err);
 	if (st == MARSHAL_OK && pos != found->value)
 	{
 		/* found in a plain Hash: no cast */
@@ -542,11 +549,13 @@ marshal_view_find_entry(const MarshalDoc *doc, const MarshalView *view,
 }
 
 static MarshalStatus
-view_find(const MarshalDoc *doc, const MarshalView *view, const char *key,
-		  size_t keylen, int64_t index, bool by_index,
-		  const MarshalJsonSink *transcoder, size_t *found,
-		  MarshalEntry *entry, MarshalError *err)
+view_find(const MarshalDoc *doc, const MarshalView *view,
+		  const MarshalPathStep *step, const MarshalTranscoder *transcoder,
+		  size_t *found, MarshalEntry *entry, MarshalError *err)
 {
+	const char *key = step->key;
+	size_t		keylen = step->keylen;
+	int64_t		index = step->index;
 	MarshalViewIter it;
 	MarshalEntry e;
 	bool		done;
@@ -554,7 +563,7 @@ view_find(const MarshalDoc *doc, const MarshalView *view, const char *key,
 	bool		key_ascii;
 
 	*found = 0;
-	if (by_index)
+	if (key == NULL)
 	{
 		int64_t		n = view->count;
 

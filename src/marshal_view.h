@@ -22,6 +22,31 @@ typedef enum MarshalBinaryMode
 	MBIN_REPLACE				/* invalid bytes become U+FFFD */
 } MarshalBinaryMode;
 
+/*
+ * Convert bytes in a named Ruby encoding (Shift_JIS, ...) to UTF-8: false if
+ * the encoding is unknown or the bytes are invalid in it.  *out must stay
+ * valid until the conversion (or the lookup) ends.
+ */
+typedef struct MarshalTranscoder
+{
+	bool		(*transcode) (void *ctx, const char *encname,
+							  const uint8_t *s, size_t len,
+							  char **out, size_t *outlen);
+	void	   *ctx;
+} MarshalTranscoder;
+
+/*
+ * One step of a path into a value: a key (UTF-8 text; in the JSON walk's
+ * error paths, the key's bytes) or, when key is NULL, an array index
+ * (negative from the end).
+ */
+typedef struct MarshalPathStep
+{
+	const char *key;
+	size_t		keylen;
+	int64_t		index;			/* the walk's path: -1, no step yet */
+} MarshalPathStep;
+
 typedef struct MarshalJsonSink
 {
 	void	   *ctx;
@@ -41,14 +66,8 @@ typedef struct MarshalJsonSink
 	void		(*integer) (void *ctx, int64_t value);
 	/* a JSON number as text (bignums, floats); scratch */
 	void		(*number) (void *ctx, const char *text, size_t len);
-	/*
-	 * Convert bytes in a named Ruby encoding (Shift_JIS, ...) to UTF-8.
-	 * Return false if the encoding is unknown or the bytes are invalid in
-	 * it.  *out must stay valid until the conversion ends.  May be NULL.
-	 */
-	bool		(*transcode) (void *ctx, const char *encname,
-							  const uint8_t *s, size_t len,
-							  char **out, size_t *outlen);
+	/* for text in named encodings; may be NULL (such text is binary) */
+	const MarshalTranscoder *transcoder;
 	/*
 	 * Emit JSON text (a serialized column's) as the value it parses to;
 	 * false, having emitted nothing, if it is not valid JSON.  May be NULL:
@@ -69,6 +88,12 @@ typedef struct MarshalJsonOptions
 	uint32_t	max_depth;		/* 0: MARSHAL_DEFAULT_MAX_DEPTH */
 	uint64_t	max_cost;		/* expansion budget; 0: the default */
 } MarshalJsonOptions;
+
+/* as_json's defaults: ActiveSupport's time_precision, binary as Base64 */
+#define MARSHAL_DEFAULT_TIME_PRECISION 3
+#define MARSHAL_DEFAULT_BINARY MBIN_BASE64
+#define MARSHAL_JSON_DEFAULTS \
+	{MARSHAL_DEFAULT_TIME_PRECISION, MARSHAL_DEFAULT_BINARY, 0, 0}
 
 /*
  * The containers of the JSON view (marshal_view.c).  Navigation and the
@@ -163,24 +188,28 @@ extern MarshalStatus marshal_key_text(const MarshalDoc *doc,
 									  size_t size, MarshalKeyText *key,
 									  MarshalError *err);
 /*
- * The value under a key (UTF-8 text) or at an index (negative from the end)
- * of a view, as jsonb's -> finds it; *found = 0 when there is none.  Keys
- * in named encodings are converted with transcoder's transcode (if any).
+ * The value one path step leads to in a view, as jsonb's -> finds it;
+ * *found = 0 when there is none.  Keys in named encodings compare as the
+ * UTF-8 the transcoder (may be NULL) converts them to.
  */
 extern MarshalStatus marshal_view_find(const MarshalDoc *doc,
 									   const MarshalView *view,
-									   const char *key, size_t keylen,
-									   int64_t index, bool by_index,
-									   const MarshalJsonSink *transcoder,
+									   const MarshalPathStep *step,
+									   const MarshalTranscoder *transcoder,
 									   size_t *found, MarshalError *err);
 
 /* As marshal_view_find for a key, giving the whole entry (value 0: none). */
 extern MarshalStatus marshal_view_find_entry(const MarshalDoc *doc,
 											 const MarshalView *view,
-											 const char *key, size_t keylen,
-											 const MarshalJsonSink *transcoder,
+											 const MarshalPathStep *step,
+											 const MarshalTranscoder *transcoder,
 											 MarshalEntry *found,
 											 MarshalError *err);
+
+/* transcoder's conversion of text in the encoding named encname, if any */
+extern bool marshal_transcode(const MarshalTranscoder *transcoder,
+							  MarshalBytes encname, const uint8_t *s,
+							  size_t len, char **out, size_t *outlen);
 
 /*
  * An Active Record attribute's value cast as serializable_hash would

@@ -53,16 +53,6 @@ struct MarshalWriter
 	Map			encodings;		/* encoding name -> slot of its String */
 };
 
-static void *
-w_realloc(MarshalWriter *w, void *p, size_t size)
-{
-	const MarshalHooks *h = w->hooks;
-
-	if (p == NULL)
-		return h && h->alloc ? h->alloc(h->ctx, size) : malloc(size);
-	return h && h->realloc ? h->realloc(h->ctx, p, size) : realloc(p, size);
-}
-
 /* Room for need bytes in *buf, growing it by doubling from 256. */
 static bool
 reserve(MarshalWriter *w, uint8_t **buf, size_t *cap, size_t need)
@@ -74,23 +64,12 @@ reserve(MarshalWriter *w, uint8_t **buf, size_t *cap, size_t need)
 		return true;
 	for (c = *cap ? *cap : 256; c < need; c *= 2)
 		;
-	b = w_realloc(w, *buf, c);
+	b = marshal_realloc(w->hooks, *buf, c);
 	if (b == NULL)
 		return false;
 	*buf = b;
 	*cap = c;
 	return true;
-}
-
-static void
-w_free(MarshalWriter *w, void *p)
-{
-	if (p == NULL)
-		return;
-	if (w->hooks && w->hooks->free)
-		w->hooks->free(w->hooks->ctx, p);
-	else
-		free(p);
 }
 
 static uint64_t
@@ -110,7 +89,7 @@ static bool
 map_grow(MarshalWriter *w, Map *m)
 {
 	size_t		cap = m->cap ? m->cap * 2 : 64;
-	MapEntry   *e = w_realloc(w, NULL, cap * sizeof(MapEntry));
+	MapEntry   *e = marshal_realloc(w->hooks, NULL, cap * sizeof(MapEntry));
 
 	if (e == NULL)
 		return false;
@@ -126,7 +105,7 @@ map_grow(MarshalWriter *w, Map *m)
 			e[j] = m->entries[i];
 		}
 	}
-	w_free(w, m->entries);
+	marshal_free(w->hooks, m->entries);
 	m->entries = e;
 	m->cap = cap;
 	return true;
@@ -179,8 +158,8 @@ map_put(MarshalWriter *w, Map *m, const uint8_t *key, size_t len, uint64_t h,
 static void
 map_free(MarshalWriter *w, Map *m)
 {
-	w_free(w, m->entries);
-	w_free(w, m->keys);
+	marshal_free(w->hooks, m->entries);
+	marshal_free(w->hooks, m->keys);
 }
 
 static void
@@ -226,8 +205,7 @@ marshal_writer_new(const MarshalHooks *hooks)
 {
 	MarshalWriter *w;
 
-	w = hooks && hooks->alloc ? hooks->alloc(hooks->ctx, sizeof(MarshalWriter))
-		: malloc(sizeof(MarshalWriter));
+	w = marshal_alloc(hooks, sizeof(MarshalWriter));
 	if (w == NULL)
 		return NULL;
 	memset(w, 0, sizeof(*w));
@@ -246,8 +224,8 @@ marshal_writer_free(MarshalWriter *w)
 	map_free(w, &w->flonums);
 	map_free(w, &w->keys);
 	map_free(w, &w->encodings);
-	w_free(w, w->buf);
-	w_free(w, w);
+	marshal_free(w->hooks, w->buf);
+	marshal_free(w->hooks, w);
 }
 
 MarshalStatus
@@ -338,7 +316,7 @@ marshal_write_decimal(MarshalWriter *w, const char *digits, size_t len)
 		return;
 	}
 	/* 32-bit limbs, multiply-and-add nine digits at a time */
-	limbs = w_realloc(w, NULL, ((len / 9) + 2) * sizeof(uint32_t));
+	limbs = marshal_realloc(w->hooks, NULL, ((len / 9) + 2) * sizeof(uint32_t));
 	if (limbs == NULL)
 	{
 		w->status = MARSHAL_ERR_NOMEM;
@@ -366,10 +344,10 @@ marshal_write_decimal(MarshalWriter *w, const char *digits, size_t len)
 		if (carry)
 			limbs[nlimbs++] = (uint32_t) carry;
 	}
-	mag = w_realloc(w, NULL, nlimbs * 4 + 1);
+	mag = marshal_realloc(w->hooks, NULL, nlimbs * 4 + 1);
 	if (mag == NULL)
 	{
-		w_free(w, limbs);
+		marshal_free(w->hooks, limbs);
 		w->status = MARSHAL_ERR_NOMEM;
 		return;
 	}
@@ -385,8 +363,8 @@ marshal_write_decimal(MarshalWriter *w, const char *digits, size_t len)
 	}
 	else
 		put_bignum(w, negative, mag, nlimbs * 4);
-	w_free(w, mag);
-	w_free(w, limbs);
+	marshal_free(w->hooks, mag);
+	marshal_free(w->hooks, limbs);
 }
 
 /* In 64-bit MRI a double is an immediate "flonum" for most exponents. */
@@ -564,7 +542,7 @@ marshal_write_fstring(MarshalWriter *w, const uint8_t *s, size_t len,
 					  MarshalEncoding enc)
 {
 	uint8_t		stack[128];
-	uint8_t    *key = len < sizeof(stack) ? stack : w_realloc(w, NULL, len + 1);
+	uint8_t    *key = len < sizeof(stack) ? stack : marshal_realloc(w->hooks, NULL, len + 1);
 	uint64_t	h;
 	uint32_t	slot;
 
@@ -588,7 +566,7 @@ marshal_write_fstring(MarshalWriter *w, const uint8_t *s, size_t len,
 		marshal_write_string(w, s, len, enc);
 	}
 	if (key != stack)
-		w_free(w, key);
+		marshal_free(w->hooks, key);
 	return slot;
 }
 
@@ -882,7 +860,7 @@ marshal_write_bigdecimal(MarshalWriter *w, const char *text, size_t len)
 	while (nd > lead && digits[nd - 1] == '0')
 		nd--;
 	exp10 = (int64_t) ni - (int64_t) lead;
-	payload = w_realloc(w, NULL, nd + 64);
+	payload = marshal_realloc(w->hooks, NULL, nd + 64);
 	if (payload == NULL)
 	{
 		w->status = MARSHAL_ERR_NOMEM;
@@ -903,5 +881,5 @@ marshal_write_bigdecimal(MarshalWriter *w, const char *text, size_t len)
 	marshal_write_symbol(w, (const uint8_t *) "BigDecimal", 10);
 	put_bytes(w, payload, plen);
 	w->nobjects++;
-	w_free(w, payload);
+	marshal_free(w->hooks, payload);
 }

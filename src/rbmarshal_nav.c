@@ -49,9 +49,7 @@ key_utf8(text *t, size_t *len)
 }
 
 /* Keys in other Ruby encodings compare as the text they convert to. */
-static const MarshalJsonSink transcoder = {
-	.transcode = rbmarshal_transcode
-};
+static const MarshalTranscoder transcoder = {rbmarshal_transcode, NULL};
 
 /* A path element that names an array position by its digits. */
 static bool
@@ -87,8 +85,9 @@ step(MarshalDoc *doc, const MarshalView *view, size_t *pos, const char *key,
 			return false;
 		by_index = true;
 	}
-	rbmarshal_check_status(marshal_view_find(doc, view, key, keylen, index, by_index,
-							&transcoder, &found, &err), &err);
+	rbmarshal_check_status(marshal_view_find(doc, view,
+											 &(MarshalPathStep) {by_index ? NULL : key, keylen, index},
+											 &transcoder, &found, &err), &err);
 	if (!found)
 		return false;
 	*pos = found;
@@ -186,7 +185,7 @@ cast_field(MarshalDoc *doc, const MarshalView *view, const char *key,
 	MarshalEntry e;
 	MarshalError err;
 
-	rbmarshal_check_status(marshal_view_find_entry(doc, view, key, keylen, &transcoder, &e, &err), &err);
+	rbmarshal_check_status(marshal_view_find_entry(doc, view, &(MarshalPathStep) {key, keylen, 0}, &transcoder, &e, &err), &err);
 	*found = e.value != 0;
 	*pos = e.value;
 	return cast_value(doc, &e);
@@ -438,7 +437,7 @@ exists(MarshalDoc *doc, const char *key, size_t keylen, MemoryContext scratch)
 	rbmarshal_check_status(marshal_view(doc, 2, &view, &err), &err);
 	if (MARSHAL_VIEW_IS_OBJECT(view.kind))
 	{
-		rbmarshal_check_status(marshal_view_find(doc, &view, key, keylen, 0, false, &transcoder, &found, &err), &err);
+		rbmarshal_check_status(marshal_view_find(doc, &view, &(MarshalPathStep) {key, keylen, 0}, &transcoder, &found, &err), &err);
 		return found != 0;
 	}
 	if (view.kind == MV_SCALAR)

@@ -281,10 +281,11 @@ rbmarshal_json_entry(const MarshalDoc *doc, const MarshalEntry *e,
 	MarshalError err;
 	MarshalJsonOptions opts;
 	JsonbSink	s = {NULL, NULL};
+	static const MarshalTranscoder transcoder = {rbmarshal_transcode, NULL};
 	MarshalJsonSink sink = {
 		&s, sink_begin_object, sink_end_object, sink_begin_array,
 		sink_end_array, sink_key, sink_string, sink_null, sink_boolean,
-		sink_integer, sink_number, rbmarshal_transcode, sink_json, sink_yaml
+		sink_integer, sink_number, &transcoder, sink_json, sink_yaml
 	};
 
 	if (time_precision < 0 || time_precision > 9)

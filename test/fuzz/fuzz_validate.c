@@ -473,7 +473,7 @@ check_cursor(const uint8_t *buf, size_t len, const MarshalIndex *ix)
 	memset(&w, 0, sizeof(w));
 	w.doc = &doc;
 	w.mode = "eager";
-	if (walk_value(&w, 2) != len)
+	if (walk_value(&w, MARSHAL_ROOT) != len)
 		die("cursor: the root's walk does not end at %zu", len);
 
 	step = ix->nobjects > CURSOR_SLOTS ? ix->nobjects / CURSOR_SLOTS : 1;
@@ -503,7 +503,7 @@ check_cursor(const uint8_t *buf, size_t len, const MarshalIndex *ix)
 	memset(&wl, 0, sizeof(wl));
 	wl.doc = &lazy;
 	wl.mode = "lazy";
-	if (walk_value(&wl, 2) != len)
+	if (walk_value(&wl, MARSHAL_ROOT) != len)
 		die("cursor: the root's lazy walk does not end at %zu", len);
 	if (wl.fold != w.fold || wl.nodes != w.nodes)
 		die("cursor: lazy and eager walks differ (%zu and %zu nodes)",

@@ -58,7 +58,7 @@ reencode_stream(const uint8_t *buf, size_t len, size_t *outlen)
 
 	if (marshal_doc_open(&doc, buf, len, NULL, DEPTH * 4, &err) != MARSHAL_OK)
 		die("re-encoded stream does not index", buf, len);
-	if (marshal_reencode(&doc, 2, NULL, &out, outlen, &err) != MARSHAL_OK)
+	if (marshal_reencode(&doc, MARSHAL_ROOT, NULL, &out, outlen, &err) != MARSHAL_OK)
 		out = NULL;
 	marshal_index_free(&doc.index, NULL);
 	if (out)
@@ -208,19 +208,20 @@ json_lazy(const MarshalDoc *doc, MarshalDoc *lazy, size_t pos)
 {
 	Rec			a = {0};
 	Rec			b = {0};
+	MarshalTranscoder transcoder = {rec_transcode, NULL};
 	MarshalJsonSink sink = {
 		NULL, rec_begin_object, rec_end_object, rec_begin_array, rec_end_array,
 		rec_key, rec_string, rec_null, rec_boolean, rec_integer, rec_number,
-		rec_transcode, NULL, NULL
+		&transcoder, NULL, NULL
 	};
-	MarshalJsonOptions opts = {3, MBIN_BASE64, DEPTH, 0};
+	MarshalJsonOptions opts = {MARSHAL_DEFAULT_TIME_PRECISION, MARSHAL_DEFAULT_BINARY, DEPTH, 0};
 	MarshalError err;
 	MarshalStatus sa;
 	MarshalStatus sb;
 
-	sink.ctx = &a;
+	sink.ctx = transcoder.ctx = &a;
 	sa = marshal_to_json_at(doc, pos, &sink, &opts, NULL, &err);
-	sink.ctx = &b;
+	sink.ctx = transcoder.ctx = &b;
 	sb = marshal_to_json_at(lazy, pos, &sink, &opts, NULL, &err);
 	if (sa != sb || (sa == MARSHAL_OK && (a.len != b.len || memcmp(a.buf, b.buf, a.len) != 0)))
 		die("lazy JSON walk differs", doc->buf, doc->len);
@@ -285,8 +286,10 @@ check_find(const MarshalDoc *doc, size_t pos)
 				memcmp(other, key, keylen) == 0)
 				want = o.value;
 		}
-		if (marshal_view_find(doc, &view, key, keylen, 0, false, NULL, &found,
-							  &err) == MARSHAL_OK && found != want)
+		MarshalPathStep step = {key, keylen, 0};
+
+		if (marshal_view_find(doc, &view, &step, NULL, &found, &err) == MARSHAL_OK &&
+			found != want)
 			die("-> finds another entry than its key text says", doc->buf, doc->len);
 	}
 }
@@ -315,13 +318,13 @@ walk(const uint8_t *data, size_t size)
 		free(text);
 
 	marshal_doc_lazy(&lazy, data, size, NULL, DEPTH);
-	reencode_at(&doc, 2);
-	reencode_lazy(&doc, &lazy, 2);
-	json_lazy(&doc, &lazy, 2);
-	check_find(&doc, 2);
-	check_find(&lazy, 2);
+	reencode_at(&doc, MARSHAL_ROOT);
+	reencode_lazy(&doc, &lazy, MARSHAL_ROOT);
+	json_lazy(&doc, &lazy, MARSHAL_ROOT);
+	check_find(&doc, MARSHAL_ROOT);
+	check_find(&lazy, MARSHAL_ROOT);
 	/* the elements of a top-level Array, as -> 0, -> 1 ... extract them */
-	if (marshal_node(&doc, 2, &n, &err) == MARSHAL_OK && n.type == MT_ARRAY)
+	if (marshal_node(&doc, MARSHAL_ROOT, &n, &err) == MARSHAL_OK && n.type == MT_ARRAY)
 	{
 		size_t		p = n.items;
 

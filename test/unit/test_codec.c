@@ -159,7 +159,7 @@ test_reencode(MarshalDoc *doc, const char *name)
 	MarshalError err;
 	MarshalDoc	d2;
 
-	if (marshal_reencode(doc, 2, NULL, &once, &n1, &err) != MARSHAL_OK)
+	if (marshal_reencode(doc, MARSHAL_ROOT, NULL, &once, &n1, &err) != MARSHAL_OK)
 	{
 		check(0, err.detail, name);
 		return;
@@ -170,7 +170,7 @@ test_reencode(MarshalDoc *doc, const char *name)
 		free(once);
 		return;
 	}
-	check(marshal_reencode(&d2, 2, NULL, &twice, &n2, &err) == MARSHAL_OK &&
+	check(marshal_reencode(&d2, MARSHAL_ROOT, NULL, &twice, &n2, &err) == MARSHAL_OK &&
 		  n2 == n1 && memcmp(once, twice, n1) == 0,
 		  "re-encoding is not a fixed point", name);
 	marshal_index_free(&d2.index, NULL);
@@ -182,7 +182,7 @@ test_reencode(MarshalDoc *doc, const char *name)
 		MarshalDoc	lazy;
 
 		marshal_doc_lazy(&lazy, doc->buf, doc->len, NULL, 0);
-		check(marshal_reencode(&lazy, 2, NULL, &twice, &n2, &err) == MARSHAL_OK &&
+		check(marshal_reencode(&lazy, MARSHAL_ROOT, NULL, &twice, &n2, &err) == MARSHAL_OK &&
 			  n2 == n1 && memcmp(once, twice, n1) == 0,
 			  "lazy re-encoding differs", name);
 		marshal_index_free(&lazy.index, NULL);
@@ -226,7 +226,7 @@ test_valid(Fixture *fx, int n)
 			MarshalDoc	doc = {.buf = fx[i].bytes, .len = fx[i].len, .index = idx};
 			size_t		end = 0;
 
-			st = marshal_skip(&doc, 2, &end, &err);
+			st = marshal_skip(&doc, MARSHAL_ROOT, &end, &err);
 			snprintf(msg, sizeof(msg), "cursor skip gave %d, end %zu of %zu (%s)",
 					 st, end, fx[i].len, st ? err.detail : "");
 			check(st == MARSHAL_OK && end == fx[i].len, msg, fx[i].name);
@@ -450,7 +450,7 @@ test_json_text(Fixture *fx, int n)
 	static const char expected[] =
 		"[\"q\\\"b\\\\s/\\n\\t\\u000d\\u0001\\u001f\x7f\xc3\xa9 ok\","
 		"-42,4611686018427387904,-4611686018427387904,0,{\"k\":null}]";
-	MarshalJsonOptions opts = {3, MBIN_BASE64, 0, 0};
+	MarshalJsonOptions opts = MARSHAL_JSON_DEFAULTS;
 
 	for (int i = 0; i < n; i++)
 	{
@@ -742,14 +742,14 @@ cast_case(const char *cls, int precision, int scale, bool tz, int cast,
 		marshal_write_nil(w);
 	else
 		marshal_write_int(w, scale);
-	marshal_reencode_into(w, &lit, 2, NULL, &err);
+	marshal_reencode_into(w, &lit, MARSHAL_ROOT, NULL, &err);
 	if (marshal_writer_finish(w, &bytes, &len) != MARSHAL_OK ||
 		marshal_doc_open(&doc, bytes, len, NULL, 0, &err) != MARSHAL_OK)
 	{
 		check(0, "test stream does not build", name);
 		return;
 	}
-	marshal_node(&doc, 2, &arr, &err);
+	marshal_node(&doc, MARSHAL_ROOT, &arr, &err);
 	e.type = arr.items;
 	marshal_skip(&doc, arr.items, &e.value, &err);
 	e.cast = cast;
