@@ -60,14 +60,11 @@ FROM cyc, (VALUES
 ORDER BY name, f;
 RESET statement_timeout;
 
--- 100,000 levels of nesting: refused by the depth limit, also with the limit
--- raised past what the stack allows (then check_stack_depth stops it)
+-- 100,000 levels of nesting: refused by the depth limit (fixed: no one can
+-- raise it past what the stack allows)
 SELECT pg_temp.try(format('SELECT %L::rbmarshal::text',
 	'\x0408' || repeat('5b06', 100000) || '30'));
 SET rbmarshal.max_depth = 100000;
-SELECT pg_temp.try(format('SELECT %L::rbmarshal::text',
-	'\x0408' || repeat('5b06', 99998) || '30'));
-RESET rbmarshal.max_depth;
 
 -- a count far larger than the input, a 2^31 length: refused before any allocation
 SELECT pg_temp.try('SELECT ''\x04085b04ffffff7f''::rbmarshal::text');

@@ -467,8 +467,12 @@ skip_value(const uint8_t *b, size_t len, size_t p, int depth, SymScan *scan)
 	int64_t		n;
 	size_t		q;
 
-	/* a validated stream nests no deeper than its validation allowed */
-	if (depth > 100000)
+	/*
+	 * A validated stream nests no deeper than the limit (which counts every
+	 * level this counts, and wrappers too): deeper bytes are damaged, and
+	 * the recursion stays within 1000 small frames, under any stack.
+	 */
+	if (depth > MARSHAL_DEFAULT_MAX_DEPTH)
 		return 0;
 	for (;;)
 	{

@@ -26,8 +26,9 @@ typedef struct Out
 	size_t		limit;			/* output budget in bytes */
 	uint32_t	depth;
 	uint32_t	max_depth;
-	size_t		active[256];	/* containers being shown (recursion) */
+	size_t	   *active;			/* containers being shown (recursion) */
 	uint32_t	nactive;
+	uint32_t	activecap;
 	uint32_t	steps;
 } Out;
 
@@ -1364,6 +1365,22 @@ on_stack(Out *o, size_t pos)
 	return false;
 }
 
+/* One level deeper: the depth limit (the reader's), and the stack check. */
+static MarshalStatus
+deeper(Out *o, size_t pos)
+{
+	if (++o->depth > o->max_depth)
+	{
+		char		what[64];
+
+		snprintf(what, sizeof(what), "nesting deeper than %u levels", o->max_depth);
+		return fail(o, MARSHAL_ERR_DEPTH, pos, what);
+	}
+	if (o->hooks && o->hooks->check_stack)
+		o->hooks->check_stack(o->hooks->ctx);
+	return MARSHAL_OK;
+}
+
 static MarshalStatus
 show_container(Out *o, size_t pos)
 {
@@ -1380,10 +1397,7 @@ show_container(Out *o, size_t pos)
 	 * exception's message), and a stream may nest them in themselves: they
 	 * count as a level, so a cycle through them ends at the depth limit.
 	 */
-	if (++o->depth > o->max_depth)
-		return fail(o, MARSHAL_ERR_DEPTH, pos, "nesting too deep to inspect");
-	if (o->hooks && o->hooks->check_stack)
-		o->hooks->check_stack(o->hooks->ctx);
+	TRY(deeper(o, pos));
 	st = show_special(o, &view, &handled);
 	o->depth--;
 	if (st != MARSHAL_OK || handled)
@@ -1413,10 +1427,21 @@ show_container(Out *o, size_t pos)
 				return puts_(o, " ...>");
 		}
 	}
-	if (o->nactive >= sizeof(o->active) / sizeof(o->active[0]) || ++o->depth > o->max_depth)
-		return fail(o, MARSHAL_ERR_DEPTH, pos, "nesting too deep to inspect");
-	if (o->hooks && o->hooks->check_stack)
-		o->hooks->check_stack(o->hooks->ctx);
+	TRY(deeper(o, pos));
+	if (o->nactive == o->activecap)
+	{
+		/* as deep as the limit allows: the stack of containers grows */
+		uint32_t	cap = o->activecap ? 2 * o->activecap : 64;
+		size_t	   *bigger = marshal_alloc(o->hooks, cap * sizeof(size_t));
+
+		if (bigger == NULL)
+			return fail(o, MARSHAL_ERR_NOMEM, pos, "out of memory");
+		if (o->nactive)
+			memcpy(bigger, o->active, o->nactive * sizeof(size_t));
+		marshal_free(o->hooks, o->active);
+		o->active = bigger;
+		o->activecap = cap;
+	}
 	o->active[o->nactive++] = n->pos;
 	switch (view.kind)
 	{
@@ -1572,6 +1597,7 @@ marshal_inspect(const MarshalDoc *doc, const MarshalHooks *hooks,
 	o.max_depth = max_depth ? max_depth : MARSHAL_DEFAULT_MAX_DEPTH;
 	err->status = MARSHAL_OK;
 	st = show(&o, MARSHAL_ROOT);
+	marshal_free(o.hooks, o.active);
 	if (st == MARSHAL_OK)
 		st = put(&o, "", 0);
 	if (st != MARSHAL_OK)

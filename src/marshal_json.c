@@ -17,6 +17,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+/*
+ * Helpers with large buffers that do not themselves recurse keep their own
+ * frames: inlined into the recursive walk, they would cost each level of
+ * nesting their stack (1000 levels must fit the server's default 2 MB).
+ */
+#define OWN_FRAME __attribute__((noinline))
+
 /* How many path steps an error message can name. */
 #define PATH_STEPS 32
 
@@ -452,7 +459,7 @@ scalar_to_s(Walk *w, size_t pos, const MarshalNode *n, char *buf, size_t size,
 }
 
 /* Range#to_s from the ivars excl, begin, end. */
-static MarshalStatus
+static OWN_FRAME MarshalStatus
 emit_range(Walk *w, const MarshalNode *n)
 {
 	size_t		vb;
@@ -486,7 +493,7 @@ emit_range(Walk *w, const MarshalNode *n)
 }
 
 /* Rational "3/4" and Complex "1+2i" from their [a, b] data. */
-static MarshalStatus
+static OWN_FRAME MarshalStatus
 emit_numeric_pair(Walk *w, const MarshalNode *n, bool complex)
 {
 	MarshalNode arr;
@@ -531,7 +538,7 @@ emit_numeric_pair(Walk *w, const MarshalNode *n, bool complex)
 }
 
 /* An entry's key: key.to_s of a Hash key, or a member/ivar name. */
-static MarshalStatus
+static OWN_FRAME MarshalStatus
 emit_key(Walk *w, const MarshalEntry *e, const MarshalLeaf *leaf)
 {
 	MarshalKeyText k;
@@ -666,7 +673,7 @@ static MarshalStatus
 emit_pairs(Walk *w, const MarshalView *view, size_t *end)
 {
 	size_t		pos = view->items;
-	KeyedPair	few[16];
+	KeyedPair	few[4];			/* more from the heap: this frame is per level */
 
 	if (view->count > 1 && view->count <= PRESORT_MAX)
 	{
@@ -733,7 +740,7 @@ static MarshalStatus
 emit_nested(Walk *w, size_t pos, MarshalBytes b)
 {
 	MarshalDoc	doc;
-	Walk		nw;
+	Walk	   *nw;
 	size_t		end;
 	MarshalStatus st;
 
@@ -750,15 +757,26 @@ emit_nested(Walk *w, size_t pos, MarshalBytes b)
 		memcpy(detail, w->err->detail, sizeof(detail));
 		return fail(w, st, pos, "serialized attribute: %.200s", detail);
 	}
-	TRY(walk_init(&nw, &doc, w->sink, &w->opts, w->hooks, w->err));
-	nw.cost = w->cost;
-	nw.steps = w->steps;
-	nw.depth = w->depth;
-	memcpy(nw.path, w->path, sizeof(nw.path));
-	st = emit_value(&nw, MARSHAL_ROOT, &end);
-	w->cost = nw.cost;
-	w->steps = nw.steps;
-	walk_done(&nw);
+	/*
+	 * The walk's state is kilobytes (its path for errors): on the heap, so
+	 * that streams nested in streams do not cost the stack that much each.
+	 */
+	nw = marshal_alloc(w->hooks, sizeof(Walk));
+	if (nw == NULL)
+		st = fail(w, MARSHAL_ERR_NOMEM, pos, "out of memory");
+	else if ((st = walk_init(nw, &doc, w->sink, &w->opts, w->hooks, w->err)) == MARSHAL_OK)
+	{
+		nw->cost = w->cost;
+		nw->steps = w->steps;
+		nw->depth = w->depth;
+		memcpy(nw->path, w->path, sizeof(nw->path));
+		st = emit_value(nw, MARSHAL_ROOT, &end);
+		w->cost = nw->cost;
+		w->steps = nw->steps;
+		walk_done(nw);
+	}
+	if (nw)
+		marshal_free(w->hooks, nw);
 	marshal_index_free(&doc.index, w->hooks);
 	return st;
 }
@@ -887,7 +905,7 @@ emit_entries(Walk *w, const MarshalView *view, size_t *end)
 }
 
 /* ActiveSupport::Duration: its @value; as_json of a Float one is to_i. */
-static MarshalStatus
+static OWN_FRAME MarshalStatus
 emit_duration(Walk *w, const MarshalNode *n)
 {
 	size_t		vpos;

@@ -10,7 +10,12 @@
 
 PG_MODULE_MAGIC;
 
-/* Maximum nesting of a Marshal value (rbmarshal.max_depth). */
+/*
+ * Maximum nesting of a Marshal value, shown as rbmarshal.max_depth.  It is
+ * fixed: the type's input and the IMMUTABLE functions give one answer
+ * whatever anyone sets (an expression index agrees with a scan), and what
+ * one session stored any other, a restore included, reads back.
+ */
 int			rbmarshal_max_depth = MARSHAL_DEFAULT_MAX_DEPTH;
 
 void		_PG_init(void);
@@ -19,12 +24,12 @@ void
 _PG_init(void)
 {
 	DefineCustomIntVariable("rbmarshal.max_depth",
-							"Maximum nesting depth of Marshal values.",
+							"Maximum nesting depth of Marshal values (fixed).",
 							"Each container, wrapper and instance variable value is one level.",
 							&rbmarshal_max_depth,
 							MARSHAL_DEFAULT_MAX_DEPTH,
-							1, 100000,
-							PGC_USERSET, 0,
+							MARSHAL_DEFAULT_MAX_DEPTH, MARSHAL_DEFAULT_MAX_DEPTH,
+							PGC_INTERNAL, GUC_NOT_IN_SAMPLE | GUC_DISALLOW_IN_FILE,
 							NULL, NULL, NULL);
 	DefineCustomIntVariable("rbmarshal.max_inflated_size",
 							"Largest size a compressed cache entry may inflate to.",
@@ -146,7 +151,7 @@ rbmarshal_report(const MarshalError *err, Node *escontext, const char *target)
 			 errmsg_internal("%s", msg),
 			 errdetail("At byte offset %zu: %s.", err->offset, err->detail),
 			 err->status == MARSHAL_ERR_DEPTH ?
-			 errhint("Raise \"rbmarshal.max_depth\" (currently %d) to accept deeper values.",
+			 errhint("Marshal values nest at most %d levels (\"rbmarshal.max_depth\", fixed).",
 					 rbmarshal_max_depth) : 0));
 	if (buf)
 		pfree(buf);
@@ -186,6 +191,18 @@ prefetch(const MarshalDoc *doc)
 	for (size_t off = 0; off < doc->len && off < 4096; off += 64)
 		__builtin_prefetch(doc->buf + off);
 #endif
+}
+
+/*
+ * A value the extension wrote (a builder's, a conversion's, a sub-value
+ * re-encoded with linked objects written out in full): checked as input
+ * is, so that nothing it makes is refused when read back (COPY, restore).
+ */
+bytea *
+rbmarshal_written(const uint8_t *bytes, size_t len)
+{
+	rbmarshal_check((const char *) bytes, len, NULL);
+	return rbmarshal_value(bytes, len);
 }
 
 /* A new rbmarshal value holding a copy of the stream bytes[0..len). */

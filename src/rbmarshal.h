@@ -45,6 +45,7 @@ extern char *rbmarshal_error_text(const MarshalError *err);
 
 extern void rbmarshal_open(bytea *v, MarshalDoc *doc);
 extern bytea *rbmarshal_value(const uint8_t *bytes, size_t len);
+extern bytea *rbmarshal_written(const uint8_t *bytes, size_t len);
 extern void rbmarshal_open_lazy(bytea *v, MarshalDoc *doc);
 
 /* rbmarshal_transcode.c */

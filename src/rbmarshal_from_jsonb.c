@@ -127,7 +127,7 @@ rbmarshal_finish(MarshalWriter *w)
 		ereport(ERROR,
 				(errcode(ERRCODE_OUT_OF_MEMORY),
 				 errmsg("out of memory while writing Marshal data")));
-	result = rbmarshal_value(bytes, len);
+	result = rbmarshal_written(bytes, len);
 	pfree(bytes);
 	return result;
 }

@@ -70,6 +70,9 @@ literal_in(const char *str, Node *escontext)
 		rbmarshal_report(&err, escontext, "rbmarshal");
 		return (Datum) 0;
 	}
+	/* the parser's depth is not the stream's (wrappers, ivars count too) */
+	if (!rbmarshal_check((const char *) bytes, len, escontext))
+		return (Datum) 0;
 	result = rbmarshal_value(bytes, len);
 	pfree(bytes);
 	return PointerGetDatum(result);

@@ -211,7 +211,7 @@ value_at(MarshalDoc *doc, size_t pos)
 		return result;
 	}
 	rbmarshal_check_status(marshal_reencode(doc, pos, rbmarshal_hooks(), &out, &len, &err), &err);
-	result = rbmarshal_value(out, len);
+	result = rbmarshal_written(out, len);
 	pfree(out);
 	return result;
 }

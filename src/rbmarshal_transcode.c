@@ -6,7 +6,8 @@
  */
 #include "rbmarshal.h"
 
-#include "catalog/namespace.h"
+#include "catalog/pg_conversion.h"
+#include "catalog/pg_namespace.h"
 #include "lib/stringinfo.h"
 #include "mb/pg_wchar.h"
 #include "utils/memutils.h"
@@ -197,7 +198,12 @@ rbmarshal_transcode(void *ctx, const char *encname, const uint8_t *s, size_t len
 		*outlen = len;
 		return true;
 	}
-	proc = FindDefaultConversionProc(enc, PG_UTF8);
+	/*
+	 * PostgreSQL's own conversion, from pg_catalog only: a DEFAULT
+	 * CONVERSION someone created in a schema on the search_path must not
+	 * change what these IMMUTABLE functions answer.
+	 */
+	proc = FindDefaultConversion(PG_CATALOG_NAMESPACE, enc, PG_UTF8);
 	if (!OidIsValid(proc))
 		return false;
 	initStringInfo(&buf);

@@ -440,6 +440,33 @@ test_depth(void)
 		check(marshal_validate(s, 2 * 999 + 3, NULL, 999, &err) == MARSHAL_ERR_DEPTH,
 			  "max_depth 999 not applied", "depth");
 	}
+	/*
+	 * The cursor on bytes never validated (a damaged value): skipping stops
+	 * at the limit, where validation would have, in frames any stack holds
+	 */
+	{
+		MarshalDoc	doc;
+		size_t		end;
+		uint8_t    *s = b + 2 * (levels - 1500);
+
+		for (size_t i = 0; i < levels; i++)
+		{
+			b[2 + 2 * i] = '[';
+			b[3 + 2 * i] = 6;
+		}
+		s[0] = 4;
+		s[1] = 8;
+		marshal_doc_lazy(&doc, s, 2 * 1500 + 3, NULL, 0);
+		check(marshal_skip(&doc, 2, &end, &err) != MARSHAL_OK,
+			  "skipped 1500 levels of unvalidated bytes", "depth");
+		marshal_index_free(&doc.index, NULL);
+		s[0] = '[';
+		s[1] = 6;
+		marshal_doc_lazy(&doc, b, 2 * levels + 3, NULL, 0);
+		check(marshal_skip(&doc, 2, &end, &err) != MARSHAL_OK,
+			  "skipped 100k levels of unvalidated bytes", "depth");
+		marshal_index_free(&doc.index, NULL);
+	}
 	free(b);
 }
 
