@@ -51,6 +51,14 @@ key_utf8(text *t, size_t *len)
 /* Keys in other Ruby encodings compare as the text they convert to. */
 static const MarshalTranscoder transcoder = {rbmarshal_transcode, NULL};
 
+/* The JSON view of the value at pos, with as_json's defaults. */
+static JsonbValue *
+json_at(const MarshalDoc *doc, size_t pos)
+{
+	return rbmarshal_json_value(doc, pos, MARSHAL_DEFAULT_TIME_PRECISION,
+								MARSHAL_DEFAULT_BINARY);
+}
+
 /* A path element that names an array position by its digits. */
 static bool
 path_index(const char *key, size_t keylen, int64 *index)
@@ -174,7 +182,8 @@ cast_value(MarshalDoc *doc, const MarshalEntry *e)
 	rbmarshal_check_status(marshal_record_cast(doc, e, &c, &err), &err);
 	if (c.kind == MCAST_RAW)
 		return NULL;
-	return rbmarshal_json_entry(doc, e, 3, MBIN_BASE64);
+	return rbmarshal_json_entry(doc, e, MARSHAL_DEFAULT_TIME_PRECISION,
+								MARSHAL_DEFAULT_BINARY);
 }
 
 /* The attribute under key of a record view: cast_value's answer. */
@@ -268,7 +277,7 @@ text_at(MarshalDoc *doc, size_t pos)
 		return conv == s ? cstring_to_text_with_len(s, (int) len)
 			: cstring_to_text(conv);
 	}
-	return jbv_text(rbmarshal_json_value(doc, pos, 3, MBIN_BASE64));
+	return jbv_text(json_at(doc, pos));
 }
 
 /* Open, walk the path, give the result as rbmarshal or text. */
@@ -285,7 +294,7 @@ navigate(FunctionCallInfo fcinfo, bytea *v, int nsteps, Datum *keys,
 	MarshalDoc	doc;
 	MarshalView view;
 	MarshalError err;
-	size_t		pos = 2;
+	size_t		pos = MARSHAL_ROOT;
 	bool		ok = true;
 	JsonbValue *made = NULL;	/* a value of a made-up object */
 	struct varlena *result = NULL;
@@ -323,7 +332,7 @@ navigate(FunctionCallInfo fcinfo, bytea *v, int nsteps, Datum *keys,
 		}
 		if (view.kind == MV_SCALAR)
 		{
-			JsonbValue *jv = rbmarshal_json_value(&doc, pos, 3, MBIN_BASE64);
+			JsonbValue *jv = json_at(&doc, pos);
 
 			/* only a made-up object, and only as the last step */
 			ok = jv->type == jbvObject && i >= 0 && i == nsteps - 1;
@@ -434,7 +443,7 @@ exists(MarshalDoc *doc, const char *key, size_t keylen, MemoryContext scratch)
 	bool		done;
 	size_t		found;
 
-	rbmarshal_check_status(marshal_view(doc, 2, &view, &err), &err);
+	rbmarshal_check_status(marshal_view(doc, MARSHAL_ROOT, &view, &err), &err);
 	if (MARSHAL_VIEW_IS_OBJECT(view.kind))
 	{
 		rbmarshal_check_status(marshal_view_find(doc, &view, &(MarshalPathStep) {key, keylen, 0}, &transcoder, &found, &err), &err);
@@ -442,7 +451,7 @@ exists(MarshalDoc *doc, const char *key, size_t keylen, MemoryContext scratch)
 	}
 	if (view.kind == MV_SCALAR)
 	{
-		JsonbValue *v = rbmarshal_json_value(doc, 2, 3, MBIN_BASE64);
+		JsonbValue *v = json_at(doc, MARSHAL_ROOT);
 
 		if (v->type == jbvObject)
 			return jbv_field(v, key, keylen) != NULL;
@@ -468,7 +477,7 @@ exists(MarshalDoc *doc, const char *key, size_t keylen, MemoryContext scratch)
 		{
 			/* any other value: its JSON, freed before the next */
 			MemoryContext old = MemoryContextSwitchTo(scratch);
-			JsonbValue *v = rbmarshal_json_value(doc, e.value, 3, MBIN_BASE64);
+			JsonbValue *v = json_at(doc, e.value);
 
 			match = v->type == jbvString && (size_t) v->val.string.len == keylen &&
 				memcmp(v->val.string.val, key, keylen) == 0;
@@ -556,7 +565,7 @@ rbmarshal_typeof(PG_FUNCTION_ARGS)
 	const char *name;
 
 	rbmarshal_open_lazy(v, &doc);
-	rbmarshal_check_status(marshal_view(&doc, 2, &view, &err), &err);
+	rbmarshal_check_status(marshal_view(&doc, MARSHAL_ROOT, &view, &err), &err);
 	switch (view.kind)
 	{
 		case MV_ARRAY:
@@ -571,7 +580,7 @@ rbmarshal_typeof(PG_FUNCTION_ARGS)
 			break;
 		default:
 			{
-				JsonbValue *j = rbmarshal_json_value(&doc, 2, 3, MBIN_BASE64);
+				JsonbValue *j = json_at(&doc, MARSHAL_ROOT);
 
 				name = j->type == jbvNull ? "null" :
 					j->type == jbvString ? "string" :
@@ -615,7 +624,7 @@ rbmarshal_class(PG_FUNCTION_ARGS)
 	MarshalError err;
 
 	rbmarshal_open_lazy(v, &doc);
-	rbmarshal_check_status(marshal_node(&doc, 2, &n, &err), &err);
+	rbmarshal_check_status(marshal_node(&doc, MARSHAL_ROOT, &n, &err), &err);
 	PG_RETURN_TEXT_P(cstring_to_text(rbmarshal_class_name(&n)));
 }
 
@@ -646,14 +655,25 @@ typedef struct SrfState
 	MemoryContext row_cxt;		/* reset after each row */
 } SrfState;
 
-/* One object entry: its key text (server encoding) and its value. */
+/*
+ * One object entry: its key text (server encoding) and its value (a stream
+ * is under 4 GB), 16 bytes per key of a large Hash.
+ */
 typedef struct SrfEntry
 {
 	const char *key;
 	uint32		keylen;
-	size_t		value;
-	JsonbValue *made;			/* a value the view makes up, else NULL */
+	uint32		value;
 } SrfEntry;
+
+/* An object's entries; made[i], if any, is a value the view makes up. */
+typedef struct SrfEntries
+{
+	SrfEntry   *items;
+	JsonbValue **made;			/* NULL until a record's cast value */
+	uint32		n;
+	uint32		size;
+} SrfEntries;
 
 /*
  * Later duplicates: a key's hash (high 32 bits) and its entry's number,
@@ -719,20 +739,23 @@ key_cmp(const void *x, const void *y)
  * place with the last one's value; the others are dropped (key NULL).
  */
 static void
-merge_run(SrfEntry *items, const uint64 *run, uint32 n)
+merge_run(SrfEntries *ents, const uint64 *run, uint32 n)
 {
-	SrfEntry   *first = &items[run[0] & 0xFFFFFFFF];
-	SrfEntry   *last = &items[run[n - 1] & 0xFFFFFFFF];
+	uint32		first = run[0] & 0xFFFFFFFF;
+	uint32		last = run[n - 1] & 0xFFFFFFFF;
 
-	first->value = last->value;
-	first->made = last->made;
+	ents->items[first].value = ents->items[last].value;
+	if (ents->made)
+		ents->made[first] = ents->made[last];
 	for (uint32 i = 1; i < n; i++)
-		items[run[i] & 0xFFFFFFFF].key = NULL;
+		ents->items[run[i] & 0xFFFFFFFF].key = NULL;
 }
 
 static void
-drop_duplicates(SrfEntry *items, uint32 n)
+drop_duplicates(SrfEntries *ents)
 {
+	SrfEntry   *items = ents->items;
+	uint32		n = ents->n;
 	uint64	   *h = palloc_extended(sizeof(uint64) * (Size) n * 2, MCXT_ALLOC_HUGE);
 	uint32		i = 0;
 
@@ -763,7 +786,7 @@ drop_duplicates(SrfEntry *items, uint32 n)
 				while (e < j && same_key(&items[h[r] & 0xFFFFFFFF],
 										 &items[h[e] & 0xFFFFFFFF]))
 					e++;
-				merge_run(items, h + r, e - r);
+				merge_run(ents, h + r, e - r);
 				r = e;
 			}
 		}
@@ -815,7 +838,9 @@ entry_key(MarshalDoc *doc, const MarshalEntry *e, uint32 *keylen)
 	if (!k.ok || k.encoding == MENC_NAMED)
 	{
 		/* the jsonb view's own key text, transcoded or refused */
-		JsonbValue *kv = rbmarshal_json_value(doc, e->key ? e->key : e->value, 3, MBIN_ERROR);
+		JsonbValue *kv = rbmarshal_json_value(doc, e->key ? e->key : e->value,
+											  MARSHAL_DEFAULT_TIME_PRECISION,
+											  MBIN_ERROR);
 
 		if (kv->type != jbvString)
 			ereport(ERROR,
@@ -843,49 +868,57 @@ object_rows(SrfState *st, const MarshalView *view, MemoryContext keep)
 	MarshalEntry e;
 	MarshalError err;
 	bool		done;
-	SrfEntry   *items;
-	uint32		n = 0;
-	uint32		size = Max(view->count, 8);
+	SrfEntries	ents = {NULL, NULL, 0, Max(view->count, 8)};
 	MemoryContext old;
 
-	items = MemoryContextAllocHuge(keep, sizeof(SrfEntry) * (Size) size);
+	ents.items = MemoryContextAllocHuge(keep, sizeof(SrfEntry) * (Size) ents.size);
 	marshal_view_iter(view, &it);
 	for (;;)
 	{
 		SrfEntry   *en;
 		const char *key;
 		uint32		keylen;
+		JsonbValue *made;
 
 		CHECK_FOR_INTERRUPTS();
 		rbmarshal_check_status(marshal_view_next(doc, &it, &e, &done, &err), &err);
 		if (done)
 			break;
-		if (n == size)
+		if (ents.n == ents.size)
 		{
-			size *= 2;
-			items = repalloc_huge(items, sizeof(SrfEntry) * (Size) size);
+			ents.size *= 2;
+			ents.items = repalloc_huge(ents.items, sizeof(SrfEntry) * (Size) ents.size);
+			if (ents.made)
+				ents.made = repalloc_huge(ents.made, sizeof(JsonbValue *) * (Size) ents.size);
 		}
 		old = MemoryContextSwitchTo(st->row_cxt);
 		key = entry_key(doc, &e, &keylen);
-		en = &items[n++];
+		en = &ents.items[ents.n];
 		MemoryContextSwitchTo(keep);
 		/* keys outside the stream outlive the row context */
 		en->key = (const uint8_t *) key >= doc->buf &&
 			(const uint8_t *) key < doc->buf + doc->len ? key : pnstrdup(key, keylen);
 		en->keylen = keylen;
-		en->value = e.value;
-		en->made = cast_value(doc, &e);
+		en->value = (uint32) e.value;
+		made = cast_value(doc, &e);
+		if (made && !ents.made)
+			ents.made = MemoryContextAllocExtended(keep, sizeof(JsonbValue *) * (Size) ents.size,
+												   MCXT_ALLOC_HUGE | MCXT_ALLOC_ZERO);
+		if (ents.made)
+			ents.made[ents.n] = made;
+		ents.n++;
 		MemoryContextSwitchTo(old);
 		MemoryContextReset(st->row_cxt);
 	}
 	old = MemoryContextSwitchTo(keep);
-	drop_duplicates(items, n);
+	drop_duplicates(&ents);
 	MemoryContextSwitchTo(old);
-	for (uint32 i = 0; i < n; i++)
+	for (uint32 i = 0; i < ents.n; i++)
 	{
 		CHECK_FOR_INTERRUPTS();
-		if (items[i].key)
-			put_row(st, items[i].key, items[i].keylen, items[i].value, items[i].made);
+		if (ents.items[i].key)
+			put_row(st, ents.items[i].key, ents.items[i].keylen, ents.items[i].value,
+					ents.made ? ents.made[i] : NULL);
 	}
 }
 
@@ -932,11 +965,11 @@ entries_srf(FunctionCallInfo fcinfo, SrfKind kind, const char *fname)
 	 * is current when a link first needs it, the row context included.
 	 */
 	rbmarshal_open(v, &doc);
-	rbmarshal_check_status(marshal_view(&doc, 2, &view, &err), &err);
+	rbmarshal_check_status(marshal_view(&doc, MARSHAL_ROOT, &view, &err), &err);
 	if (view.kind == MV_SCALAR && object)
 	{
 		/* a made-up object ({"$binary": ..}) lists its own pairs */
-		JsonbValue *jv = rbmarshal_json_value(&doc, 2, 3, MBIN_BASE64);
+		JsonbValue *jv = json_at(&doc, MARSHAL_ROOT);
 
 		if (jv->type == jbvObject)
 		{
@@ -1004,7 +1037,7 @@ rbmarshal_array_length(PG_FUNCTION_ARGS)
 	MarshalError err;
 
 	rbmarshal_open_lazy(v, &doc);
-	rbmarshal_check_status(marshal_view(&doc, 2, &view, &err), &err);
+	rbmarshal_check_status(marshal_view(&doc, MARSHAL_ROOT, &view, &err), &err);
 	if (view.kind != MV_ARRAY && view.kind != MV_SET)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
