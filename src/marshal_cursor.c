@@ -571,6 +571,15 @@ skip_value(const uint8_t *b, size_t len, size_t p, int depth, SymScan *scan)
 	return p;
 }
 
+void
+marshal_doc_interrupts(const MarshalDoc *doc, int64_t i)
+{
+	const MarshalHooks *h = doc->lazy.hooks;
+
+	if ((i & 4095) == 4095 && h && h->check_interrupts)
+		h->check_interrupts(h->ctx);
+}
+
 MarshalStatus
 marshal_skip(const MarshalDoc *doc, size_t pos, size_t *end,
 			 MarshalError *err)

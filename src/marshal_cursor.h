@@ -86,6 +86,12 @@ extern MarshalStatus marshal_node(const MarshalDoc *doc, size_t pos,
 								  MarshalNode *node, MarshalError *err);
 
 /* Offset just after the value at pos (walks containers). */
+/*
+ * The hooks' interrupt check (if any), every 4096th call with i counting:
+ * for scans over the entries of one container, which can be millions.
+ */
+extern void marshal_doc_interrupts(const MarshalDoc *doc, int64_t i);
+
 extern MarshalStatus marshal_skip(const MarshalDoc *doc, size_t pos,
 								  size_t *end, MarshalError *err);
 

@@ -1205,6 +1205,7 @@ marshal_doc_open(MarshalDoc *doc, const uint8_t *buf, size_t len,
 	memset(doc, 0, sizeof(*doc));
 	doc->buf = buf;
 	doc->len = len;
+	doc->lazy.hooks = hooks;	/* not lazy: for the interrupt check only */
 	return marshal_index(buf, len, hooks, max_depth, &doc->index, err);
 }
 

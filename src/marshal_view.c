@@ -488,7 +488,10 @@ hash_find(const MarshalDoc *doc, const MarshalView *view, const char *key,
 	for (int64_t i = 0; i < view->count; i++)
 	{
 		size_t		vpos;
-		KeyByBytes kb = key_by_bytes(doc, pos, key, keylen, key_ascii, &vpos);
+		KeyByBytes kb;
+
+		marshal_doc_interrupts(doc, i);
+		kb = key_by_bytes(doc, pos, key, keylen, key_ascii, &vpos);
 
 		if (vpos == 0 && (st = marshal_skip(doc, pos, &vpos, err)) != MARSHAL_OK)
 			return st;
@@ -575,8 +578,11 @@ view_find(const MarshalDoc *doc, const MarshalView *view,
 			return MARSHAL_OK;
 		marshal_view_iter(view, &it);
 		for (int64_t i = 0; i <= index; i++)
+		{
+			marshal_doc_interrupts(doc, i);
 			if ((st = marshal_view_next(doc, &it, &e, &done, err)) != MARSHAL_OK || done)
 				return st;
+		}
 		*found = e.value;
 		return MARSHAL_OK;
 	}
@@ -587,10 +593,11 @@ view_find(const MarshalDoc *doc, const MarshalView *view,
 		return hash_find(doc, view, key, keylen, key_ascii, transcoder, found, err);
 	/* the last matching key wins, as in a Ruby Hash built in order */
 	marshal_view_iter(view, &it);
-	for (;;)
+	for (int64_t i = 0;; i++)
 	{
 		bool		match;
 
+		marshal_doc_interrupts(doc, i);
 		if ((st = marshal_view_next(doc, &it, &e, &done, err)) != MARSHAL_OK)
 			return st;
 		if (done)

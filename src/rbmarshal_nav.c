@@ -507,6 +507,7 @@ exists_keys(FunctionCallInfo fcinfo, Datum *keys, bool *nulls, int n, bool all)
 		size_t		len;
 		const char *k;
 
+		CHECK_FOR_INTERRUPTS();
 		if (nulls && nulls[i])
 			continue;			/* as jsonb: NULL keys are ignored */
 		k = key_utf8(DatumGetTextPP(keys[i]), &len);

@@ -111,7 +111,8 @@ done
 for srf in "count(*) FROM hash1m, rbmarshal_each_text(v)" \
 	"count(*) FROM arr5m, rbmarshal_array_elements_text(v)" \
 	"count(*) FROM arr5m, rbmarshal_array_elements(v)" \
-	"v ?| ARRAY['x', 'y'] FROM hashes"; do
+	"v ?| ARRAY['x', 'y'] FROM hashes" \
+	"v ?| ARRAY(SELECT 'x' || i FROM generate_series(1, 64) i) FROM hash1m"; do
 	stops_at_timeout 100ms 1.5 "$srf" "a big value"
 done
 q -c "DROP TABLE hash1m, arr5m, hashes"
