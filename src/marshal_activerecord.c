@@ -16,6 +16,7 @@
  * and BigDecimal.interpret_loosely do for ASCII text.
  */
 #include "marshal_internal.h"
+#include "marshal_to_s.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -72,6 +73,20 @@ static const struct
 	{"ActiveRecord::Type::DateTime", TK_DATETIME},
 	{"ActiveModel::Type::Binary", TK_BINARY},
 	{"ActiveRecord::Type::Json", TK_JSON},
+	/* the postgresql adapter's types whose casts are those above */
+#define PG_OID "ActiveRecord::ConnectionAdapters::PostgreSQL::OID::"
+	{PG_OID "Jsonb", TK_JSON},
+	{PG_OID "Decimal", TK_DECIMAL},
+	{PG_OID "DateTime", TK_DATETIME},
+	{PG_OID "Timestamp", TK_DATETIME},
+	{PG_OID "TimestampWithTimeZone", TK_DATETIME},
+	{PG_OID "Date", TK_DATE},
+	{PG_OID "Oid", TK_INTEGER},
+	{PG_OID "Uuid", TK_STRING},
+	{PG_OID "Enum", TK_STRING},
+	{PG_OID "Xml", TK_STRING},
+	{PG_OID "SpecializedString", TK_STRING},
+#undef PG_OID
 };
 
 static MarshalStatus
@@ -205,18 +220,6 @@ read_type(const MarshalDoc *doc, size_t pos, RecordType *t, MarshalError *err)
 
 /* --- text as MRI's String#to_i, #to_f and #to_d read it ------------------ */
 
-static bool
-is_space(uint8_t c)
-{
-	return c == ' ' || (c >= '\t' && c <= '\r');
-}
-
-static bool
-is_digit(uint8_t c)
-{
-	return c >= '0' && c <= '9';
-}
-
 /* Text that is ASCII and NUL-free: the parsers below read only that. */
 static bool
 plain_ascii(MarshalBytes s)
@@ -232,7 +235,7 @@ static bool
 blank(MarshalBytes s)
 {
 	for (size_t i = 0; i < s.len; i++)
-		if (!is_space(s.ptr[i]))
+		if (!marshal_is_space(s.ptr[i]))
 			return false;
 	return true;
 }
@@ -246,7 +249,7 @@ scan_digits(MarshalBytes s, size_t *i, char *out, size_t cap, size_t *n)
 {
 	while (*i < s.len)
 	{
-		if (is_digit(s.ptr[*i]))
+		if (marshal_is_digit(s.ptr[*i]))
 		{
 			if (*n < cap)
 				out[*n] = (char) s.ptr[*i];
@@ -254,7 +257,7 @@ scan_digits(MarshalBytes s, size_t *i, char *out, size_t cap, size_t *n)
 			(*i)++;
 		}
 		else if (s.ptr[*i] == '_' && *n > 0 && *i + 1 < s.len &&
-				 is_digit(s.ptr[*i + 1]) && is_digit(s.ptr[*i - 1]))
+				 marshal_is_digit(s.ptr[*i + 1]) && marshal_is_digit(s.ptr[*i - 1]))
 			(*i)++;
 		else
 			break;
@@ -273,7 +276,7 @@ string_to_i(MarshalBytes s, char *out, size_t cap, size_t *len)
 	size_t		o = 0;
 	char		digits[64];
 
-	while (i < s.len && is_space(s.ptr[i]))
+	while (i < s.len && marshal_is_space(s.ptr[i]))
 		i++;
 	if (i < s.len && (s.ptr[i] == '+' || s.ptr[i] == '-'))
 	{
@@ -328,7 +331,7 @@ scan_number(MarshalBytes s, LooseNumber *x)
 	size_t		i = 0;
 
 	memset(x, 0, sizeof(*x));
-	while (i < s.len && is_space(s.ptr[i]))
+	while (i < s.len && marshal_is_space(s.ptr[i]))
 		i++;
 	if (i < s.len && (s.ptr[i] == '+' || s.ptr[i] == '-'))
 	{
@@ -338,7 +341,7 @@ scan_number(MarshalBytes s, LooseNumber *x)
 	if (i < s.len && (s.ptr[i] == 'N' || s.ptr[i] == 'I'))
 		return false;
 	scan_digits(s, &i, x->ip, NUM_DIGITS, &x->ni);
-	if (i + 1 < s.len && s.ptr[i] == '.' && is_digit(s.ptr[i + 1]))
+	if (i + 1 < s.len && s.ptr[i] == '.' && marshal_is_digit(s.ptr[i + 1]))
 	{
 		i++;
 		scan_digits(s, &i, x->fp, NUM_DIGITS, &x->nf);
@@ -352,7 +355,7 @@ scan_number(MarshalBytes s, LooseNumber *x)
 
 		if (j < s.len && (s.ptr[j] == '+' || s.ptr[j] == '-'))
 			eneg = s.ptr[j++] == '-';
-		while (j < s.len && is_digit(s.ptr[j]))
+		while (j < s.len && marshal_is_digit(s.ptr[j]))
 		{
 			if (x->exp > 100000)
 				return false;	/* huge exponents: overflow rules */
@@ -570,7 +573,7 @@ dec_from_float(double d, int sig, Dec *x)
 
 		snprintf(buf, sizeof(buf), "%.*e", sig - 1, fabs(d));
 		for (e = buf; *e && *e != 'e'; e++)
-			if (is_digit((uint8_t) *e))
+			if (marshal_is_digit((uint8_t) *e))
 				digits[o++] = *e;
 		nd = (int) o;
 		decpt = atoi(e + 1) + 1;
@@ -636,6 +639,26 @@ cast_integer(const MarshalNode *v, bool user, MarshalCast *c)
 
 		if (string_to_i(v->data, buf, sizeof(buf), &len))
 			set_text(c, MCAST_NUMBER, buf, len);
+		return;
+	}
+	if (v->type == MT_USERDEF && marshal_class_is(v, MC_BIGDECIMAL) && v->data.len < 96)
+	{
+		/* BigDecimal#to_i (the postgresql adapter's numeric(p, 0)) */
+		MarshalDecimal d;
+		char		digits[96];
+		size_t		o = 0;
+
+		if (!marshal_decimal_load(v->data.ptr, v->data.len, digits, &d) ||
+			d.kind != MDEC_FINITE || d.exp > 90)
+			return;
+		if (d.neg && d.exp > 0)
+			c->text[o++] = '-';
+		for (int64_t k = 0; k < d.exp; k++)
+			c->text[o++] = (size_t) k < d.ndigits ? d.digits[k] : '0';
+		if (o == 0 || (o == 1 && d.neg))
+			o = 0, c->text[o++] = '0';
+		c->len = o;
+		c->kind = MCAST_NUMBER;
 		return;
 	}
 	if (v->type == MT_FLOAT)
@@ -823,7 +846,7 @@ cast_string(const MarshalDoc *doc, const MarshalNode *v, const RecordType *t,
 static bool
 two(const uint8_t *s, int *v)
 {
-	if (!is_digit(s[0]) || !is_digit(s[1]))
+	if (!marshal_is_digit(s[0]) || !marshal_is_digit(s[1]))
 		return false;
 	*v = (s[0] - '0') * 10 + (s[1] - '0');
 	return true;
@@ -834,7 +857,7 @@ static bool
 no_digit(MarshalBytes s)
 {
 	for (size_t i = 0; i < s.len; i++)
-		if (is_digit(s.ptr[i]))
+		if (marshal_is_digit(s.ptr[i]))
 			return false;
 	return true;
 }
@@ -932,9 +955,9 @@ parse_datetime(MarshalBytes s, bool zone_parse, MarshalInstant *t)
 				int64_t		scale = 100000000;
 
 				i++;
-				if (i >= s.len || !is_digit(s.ptr[i]))
+				if (i >= s.len || !marshal_is_digit(s.ptr[i]))
 					return false;
-				while (i < s.len && is_digit(s.ptr[i]))
+				while (i < s.len && marshal_is_digit(s.ptr[i]))
 				{
 					nsec += (s.ptr[i++] - '0') * scale;
 					scale /= 10;

@@ -18,8 +18,26 @@ static const MarshalClass classes[] = {
 	ROW("Complex", MT_USRMARSHAL, MC_COMPLEX, MCV_SCALAR),
 	ROW("Range", MT_OBJECT, MC_RANGE, MCV_SCALAR),
 	ROW("Set", MT_OBJECT, MC_SET, MCV_SET),
-	/* its view is the table Hash it dumps, as any other U's */
-	ROW("OpenStruct", MT_USRMARSHAL, MC_OPENSTRUCT, MCV_DEFAULT),
+	/* instance_values: {"table" => the Hash it dumps} */
+	ROW("OpenStruct", MT_USRMARSHAL, MC_OPENSTRUCT, MCV_TABLE),
+	/* method_missing answers marshal_dump (nil) and marshal_load: loads empty */
+	ROW("ActiveSupport::OrderedOptions", MT_USRMARSHAL, MC_ORDERED_OPTIONS, MCV_EMPTY),
+	/* the as_json of active_support/core_ext/object/json.rb: to_s */
+	ROW("IPAddr", MT_OBJECT, MC_IPADDR, MCV_SCALAR),
+	ROW("URI::Generic", MT_OBJECT, MC_URI, MCV_SCALAR),
+	ROW("URI::HTTP", MT_OBJECT, MC_URI, MCV_SCALAR),
+	ROW("URI::HTTPS", MT_OBJECT, MC_URI, MCV_SCALAR),
+	ROW("URI::FTP", MT_OBJECT, MC_URI, MCV_SCALAR),
+	ROW("URI::File", MT_OBJECT, MC_URI, MCV_SCALAR),
+	ROW("URI::LDAP", MT_OBJECT, MC_URI, MCV_SCALAR),
+	ROW("URI::LDAPS", MT_OBJECT, MC_URI, MCV_SCALAR),
+	ROW("URI::MailTo", MT_OBJECT, MC_URI, MCV_SCALAR),
+	ROW("URI::WS", MT_OBJECT, MC_URI, MCV_SCALAR),
+	ROW("URI::WSS", MT_OBJECT, MC_URI, MCV_SCALAR),
+	ROW("Pathname", MT_OBJECT, MC_PATHNAME, MCV_SCALAR),
+	ROW("ActiveSupport::Multibyte::Chars", MT_OBJECT, MC_CHARS, MCV_SCALAR),
+	/* {"exitstatus": ..., "pid": ...}, made from its status and pid */
+	ROW("Process::Status", MT_OBJECT, MC_PROCESS_STATUS, MCV_SCALAR),
 	ROW("ActiveSupport::TimeWithZone", MT_USRMARSHAL, MC_TIME_WITH_ZONE, MCV_SCALAR),
 	ROW("ActiveSupport::Duration", MT_OBJECT, MC_DURATION, MCV_SCALAR),
 	ROW("ActiveSupport::TimeZone", MT_OBJECT, MC_TIME_ZONE, MCV_SCALAR),

@@ -29,6 +29,12 @@ typedef enum MarshalClassId
 	MC_RANGE,
 	MC_SET,
 	MC_OPENSTRUCT,
+	MC_ORDERED_OPTIONS,
+	MC_IPADDR,
+	MC_URI,
+	MC_PATHNAME,
+	MC_PROCESS_STATUS,
+	MC_CHARS,
 	/* ActiveSupport */
 	MC_TIME_WITH_ZONE,
 	MC_DURATION,
@@ -52,7 +58,9 @@ typedef enum MarshalClassView
 {
 	MCV_DEFAULT = 0,			/* as any value of its type byte */
 	MCV_SCALAR,					/* as_json is a scalar (a string, a number) */
-	MCV_SET						/* an array: the keys of its @hash */
+	MCV_SET,					/* an array: the keys of its @hash */
+	MCV_TABLE,					/* {"table" => its data} (instance_values) */
+	MCV_EMPTY					/* an empty object, whatever it dumped */
 } MarshalClassView;
 
 typedef struct MarshalClass

@@ -8,6 +8,7 @@
  * text is UTF-8, with strings escaped as String#inspect escapes them.
  */
 #include "marshal_internal.h"
+#include "marshal_to_s.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -1225,6 +1226,17 @@ show_numeric_pair(Out *o, const MarshalNode *n, bool complex, bool *handled)
 		TRY(show(o, p));
 		TRY(marshal_skip(o->doc, p, &p, o->err));
 		TRY(marshal_node(o->doc, p, &b, o->err));
+		if (complex && b.type == MT_FLOAT)
+		{
+			/* Complex#inspect: the imaginary part's sign (-0.0's too), its magnitude */
+			double		d;
+
+			if (!marshal_parse_float(b.data.ptr, b.data.len, &d))
+				return fail(o, MARSHAL_ERR_FORMAT, p, "unreadable float");
+			TRY(put(o, signbit(d) ? "-" : "+", 1));
+			TRY(show_float_value(o, fabs(d)));
+			return puts_(o, isfinite(d) ? "i)" : "*i)");
+		}
 		if (!complex)
 			TRY(put(o, "/", 1));
 		else if (!(b.type == MT_FIXNUM && b.ival < 0) && !(b.type == MT_BIGNUM && b.negative))
@@ -1235,6 +1247,75 @@ show_numeric_pair(Out *o, const MarshalNode *n, bool complex, bool *handled)
 		return put(o, ")", 1);
 	}
 	*handled = false;
+	return MARSHAL_OK;
+}
+
+/*
+ * ActiveSupport::Duration#inspect: its @parts by size of unit, "1 day" or
+ * "2 days", joined as to_sentence joins them; "N seconds" without parts.
+ */
+static MarshalStatus
+show_duration(Out *o, const MarshalNode *n, bool *handled)
+{
+	static const char *const units[] = {"years", "months", "weeks", "days", "hours",
+	"minutes", "seconds"};
+	size_t		at[7] = {0};
+	size_t		pv;
+	size_t		vv;
+	MarshalNode parts;
+	size_t		p;
+	int			count = 0;
+	int			shown = 0;
+
+	TRY(marshal_find_ivar(o->doc, n->items, n->count, "@parts", &pv, o->err));
+	TRY(marshal_find_ivar(o->doc, n->items, n->count, "@value", &vv, o->err));
+	if (!pv || !vv)
+	{
+		*handled = false;
+		return MARSHAL_OK;
+	}
+	TRY(marshal_node(o->doc, pv, &parts, o->err));
+	if (parts.type != MT_HASH)
+	{
+		*handled = false;
+		return MARSHAL_OK;
+	}
+	p = parts.items;
+	for (uint32_t i = 0; i < parts.count; i++)
+	{
+		MarshalNode k;
+
+		TRY(marshal_node(o->doc, p, &k, o->err));
+		TRY(marshal_skip(o->doc, p, &p, o->err));
+		for (int u = 0; u < 7; u++)
+			if (k.type == MT_SYMBOL && marshal_bytes_eq(k.data, units[u]) && !at[u])
+				at[u] = p, count++;
+		TRY(marshal_skip(o->doc, p, &p, o->err));
+	}
+	if (count == 0)
+	{
+		TRY(show(o, vv));
+		return puts_(o, " seconds");
+	}
+	for (int u = 0; u < 7; u++)
+	{
+		MarshalNode v;
+		double		d = 0;
+		bool		one;
+
+		if (!at[u])
+			continue;
+		if (shown > 0)
+			TRY(puts_(o, count == 2 ? " and " : shown == count - 1 ? ", and " : ", "));
+		TRY(marshal_node(o->doc, at[u], &v, o->err));
+		if (v.type == MT_FLOAT && !marshal_parse_float(v.data.ptr, v.data.len, &d))
+			return fail(o, MARSHAL_ERR_FORMAT, at[u], "unreadable float");
+		one = (v.type == MT_FIXNUM && v.ival == 1) || (v.type == MT_FLOAT && d == 1.0);
+		TRY(show(o, at[u]));
+		TRY(put(o, " ", 1));
+		TRY(put(o, units[u], strlen(units[u]) - (one ? 1 : 0)));
+		shown++;
+	}
 	return MARSHAL_OK;
 }
 
@@ -1326,13 +1407,30 @@ show_special(Out *o, const MarshalView *view, bool *handled)
 			return show_time(o, n->pos);
 		case MC_BIGDECIMAL:
 			{
-				const uint8_t *colon = memchr(n->data.ptr, ':', n->data.len);
+				/* BigDecimal#inspect: "0.12345e3", as BigDecimal._load reads it */
+				MarshalDecimal d;
+				char	   *digits = marshal_alloc(o->hooks, n->data.len + 1);
+				char	   *text;
+				MarshalStatus st;
 
-				if (colon)
-					return put_text(o, colon + 1,
-									n->data.len - (size_t) (colon + 1 - n->data.ptr));
-				*handled = false;
-				break;
+				if (digits == NULL)
+					return fail(o, MARSHAL_ERR_NOMEM, n->pos, "out of memory");
+				if (!marshal_decimal_load(n->data.ptr, n->data.len, digits, &d))
+				{
+					marshal_free(o->hooks, digits);
+					return fail(o, MARSHAL_ERR_FORMAT, n->pos,
+								"a BigDecimal payload that BigDecimal._load refuses");
+				}
+				text = marshal_alloc(o->hooks, marshal_decimal_text_size(&d));
+				if (text == NULL)
+				{
+					marshal_free(o->hooks, digits);
+					return fail(o, MARSHAL_ERR_NOMEM, n->pos, "out of memory");
+				}
+				st = put(o, text, marshal_decimal_to_s(&d, false, text));
+				marshal_free(o->hooks, text);
+				marshal_free(o->hooks, digits);
+				return st;
 			}
 		case MC_DATE:
 		case MC_DATETIME:
@@ -1347,6 +1445,12 @@ show_special(Out *o, const MarshalView *view, bool *handled)
 		case MC_RANGE:
 			TRY(show_range(o, n, handled));
 			break;
+		case MC_DURATION:
+			TRY(show_duration(o, n, handled));
+			break;
+		case MC_ORDERED_OPTIONS:
+			/* its marshal_load is method_missing: it always loads empty */
+			return puts_(o, "#<ActiveSupport::OrderedOptions {}>");
 		default:
 			*handled = false;
 			break;
@@ -1399,6 +1503,21 @@ show_container(Out *o, size_t pos)
 	 */
 	TRY(deeper(o, pos));
 	st = show_special(o, &view, &handled);
+	if (st == MARSHAL_OK && !handled && view.node.type == MT_USRMARSHAL &&
+		marshal_class_id(&view.node) == MC_NONE)
+	{
+		/* a marshal_dump class: Ruby's inspect is in its code; show its data */
+		handled = true;
+		st = puts_(o, "#<");
+		if (st == MARSHAL_OK)
+			st = put_text(o, view.node.cls.ptr, view.node.cls.len);
+		if (st == MARSHAL_OK)
+			st = put(o, " ", 1);
+		if (st == MARSHAL_OK)
+			st = show(o, view.node.items);
+		if (st == MARSHAL_OK)
+			st = put(o, ">", 1);
+	}
 	o->depth--;
 	if (st != MARSHAL_OK || handled)
 		return st;
@@ -1572,8 +1691,12 @@ show(Out *o, size_t pos)
 				TRY(show_special(o, &v, &handled));
 				if (handled)
 					return MARSHAL_OK;
+				/* a _dump class: Ruby's inspect is in its code; show the dump */
 				TRY(puts_(o, "#<"));
 				TRY(put_text(o, n.cls.ptr, n.cls.len));
+				TRY(put(o, " ", 1));
+				n.type = MT_STRING;
+				TRY(show_string(o, &n));
 				return put(o, ">", 1);
 			}
 		default:

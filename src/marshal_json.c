@@ -9,6 +9,7 @@
  * small input cannot expand without bound.
  */
 #include "marshal_internal.h"
+#include "marshal_to_s.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -50,6 +51,7 @@ typedef struct Walk
 } Walk;
 
 static MarshalStatus emit_value(Walk *w, size_t pos, size_t *next);
+static MarshalStatus emit_flat(Walk *w, const MarshalNode *n);
 
 /* "$.a[3].b" for path[1..depth], for error messages. */
 static void
@@ -246,36 +248,6 @@ bignum_text(Walk *w, size_t pos, const MarshalNode *n, char **out, size_t *outle
 	return MARSHAL_OK;
 }
 
-/* A number's to_s for Integer, Float and Rational nodes (Range, Complex). */
-static MarshalStatus
-number_to_s(Walk *w, size_t pos, const MarshalNode *n, char *buf, size_t size,
-			bool *ok)
-{
-	*ok = true;
-	if (n->type == MT_FIXNUM)
-		snprintf(buf, size, "%lld", (long long) n->ival);
-	else if (n->type == MT_FLOAT)
-	{
-		double		d;
-
-		if (!marshal_parse_float(n->data.ptr, n->data.len, &d))
-			return fail(w, MARSHAL_ERR_FORMAT, pos, "unreadable float");
-		marshal_format_float(d, buf);
-	}
-	else if (n->type == MT_BIGNUM && n->data.len < size / 3 - 2)
-	{
-		char	   *t;
-		size_t		tl;
-
-		TRY(bignum_text(w, pos, n, &t, &tl));
-		memcpy(buf, t, tl + 1);
-		marshal_free(w->hooks, t);
-	}
-	else
-		*ok = false;
-	return MARSHAL_OK;
-}
-
 /* A time's as_json text, or its decoder's refusal at this place. */
 static MarshalStatus
 emit_time_text(Walk *w, MarshalStatus st, const char *text, size_t len)
@@ -286,90 +258,45 @@ emit_time_text(Walk *w, MarshalStatus st, const char *text, size_t len)
 	return MARSHAL_OK;
 }
 
-/* BigDecimal's _dump "18:0.12345e3" as to_s("F"): "123.45". */
+/* BigDecimal's _dump "18:0.12345e3", read as BigDecimal._load, as to_s("F"). */
 static MarshalStatus
 emit_bigdecimal(Walk *w, const MarshalNode *n)
 {
-	const uint8_t *s = n->data.ptr;
-	size_t		len = n->data.len;
-	size_t		i = 0;
-	bool		neg = false;
-	const uint8_t *mant;
-	size_t		nmant = 0;
-	int64_t		exp = 0;
+	MarshalDecimal d;
+	char	   *digits = marshal_alloc(w->hooks, n->data.len + 1);
 	char	   *out;
-	size_t		o = 0;
+	size_t		len;
+	MarshalStatus st;
 
-	while (i < len && s[i] != ':')
-		i++;
-	i++;						/* past "maxprec:" */
-	if (i >= len)
-		return fail(w, MARSHAL_ERR_UNREPRESENTABLE, n->pos, "unreadable BigDecimal");
-	if (s[i] == '-' || s[i] == '+')
-		neg = s[i++] == '-';
-	if (len - i >= 3 && (memcmp(s + i, "NaN", 3) == 0 || memcmp(s + i, "Inf", 3) == 0))
+	if (digits == NULL)
+		return fail(w, MARSHAL_ERR_NOMEM, n->pos, "out of memory");
+	if (!marshal_decimal_load(n->data.ptr, n->data.len, digits, &d))
 	{
+		marshal_free(w->hooks, digits);
+		return fail(w, MARSHAL_ERR_FORMAT, n->pos,
+					"a BigDecimal payload that BigDecimal._load refuses");
+	}
+	if (d.kind != MDEC_FINITE)
+	{
+		marshal_free(w->hooks, digits);
 		w->sink->null(w->sink->ctx);
 		return MARSHAL_OK;
 	}
-	/* "0.<digits>e<exp>" */
-	if (len - i < 2 || s[i] != '0' || s[i + 1] != '.')
-		return fail(w, MARSHAL_ERR_UNREPRESENTABLE, n->pos, "unreadable BigDecimal");
-	i += 2;
-	mant = s + i;
-	while (i < len && s[i] >= '0' && s[i] <= '9')
-		i++, nmant++;
-	if (i < len && (s[i] == 'e' || s[i] == 'E'))
+	if ((st = charge(w, n->pos, marshal_decimal_text_size(&d))) != MARSHAL_OK)
 	{
-		bool		eneg = false;
-
-		i++;
-		if (i < len && (s[i] == '-' || s[i] == '+'))
-			eneg = s[i++] == '-';
-		while (i < len && s[i] >= '0' && s[i] <= '9' && exp < 100000000)
-			exp = exp * 10 + (s[i++] - '0');
-		if (eneg)
-			exp = -exp;
+		marshal_free(w->hooks, digits);
+		return st;
 	}
-	while (nmant > 0 && mant[nmant - 1] == '0')
-		nmant--;
-	if (exp > 1000000 || exp < -1000000)
-		return fail(w, MARSHAL_ERR_UNREPRESENTABLE, n->pos,
-					"BigDecimal exponent %lld is too large to print", (long long) exp);
-	out = marshal_alloc(w->hooks, nmant + (size_t) (exp < 0 ? -exp : exp) + 8);
+	out = marshal_alloc(w->hooks, marshal_decimal_text_size(&d));
 	if (out == NULL)
+	{
+		marshal_free(w->hooks, digits);
 		return fail(w, MARSHAL_ERR_NOMEM, n->pos, "out of memory");
-	if (neg)
-		out[o++] = '-';
-	if (nmant == 0)
-	{
-		memcpy(out + o, "0.0", 3);
-		o += 3;
 	}
-	else if (exp <= 0)
-	{
-		out[o++] = '0';
-		out[o++] = '.';
-		for (int64_t k = 0; k < -exp; k++)
-			out[o++] = '0';
-		memcpy(out + o, mant, nmant);
-		o += nmant;
-	}
-	else
-	{
-		for (int64_t k = 0; k < exp; k++)
-			out[o++] = (size_t) k < nmant ? (char) mant[k] : '0';
-		out[o++] = '.';
-		if ((size_t) exp >= nmant)
-			out[o++] = '0';
-		else
-		{
-			memcpy(out + o, mant + exp, nmant - (size_t) exp);
-			o += nmant - (size_t) exp;
-		}
-	}
-	w->sink->string(w->sink->ctx, out, o, false);
+	len = marshal_decimal_to_s(&d, true, out);
+	w->sink->string(w->sink->ctx, out, len, false);
 	marshal_free(w->hooks, out);
+	marshal_free(w->hooks, digits);
 	return MARSHAL_OK;
 }
 
@@ -426,114 +353,60 @@ emit_regexp(Walk *w, const MarshalNode *n)
 	return MARSHAL_OK;
 }
 
-/* to_s of a scalar node into buf (Range ends, Complex parts, keys). */
-static MarshalStatus
-scalar_to_s(Walk *w, size_t pos, const MarshalNode *n, char *buf, size_t size,
-			bool *ok)
-{
-	*ok = true;
-	switch (n->type)
-	{
-		case MT_NIL:
-			buf[0] = '\0';
-			return MARSHAL_OK;
-		case MT_TRUE:
-			snprintf(buf, size, "true");
-			return MARSHAL_OK;
-		case MT_FALSE:
-			snprintf(buf, size, "false");
-			return MARSHAL_OK;
-		case MT_STRING:
-		case MT_SYMBOL:
-			if (n->data.len >= size || !marshal_utf8_valid(n->data.ptr, n->data.len, false))
-				*ok = false;
-			else
-			{
-				memcpy(buf, n->data.ptr, n->data.len);
-				buf[n->data.len] = '\0';
-			}
-			return MARSHAL_OK;
-		default:
-			return number_to_s(w, pos, n, buf, size, ok);
-	}
-}
-
-/* Range#to_s from the ivars excl, begin, end. */
+/* Range#to_s: its ends' to_s (marshal_to_s). */
 static OWN_FRAME MarshalStatus
 emit_range(Walk *w, const MarshalNode *n)
 {
-	size_t		vb;
-	size_t		ve;
-	size_t		vx;
-	MarshalNode b;
+	char		out[400];
+	size_t		len;
+	bool		ok;
+	size_t		end;
 	MarshalNode e;
-	MarshalNode x;
-	char		bs[160];
-	char		es[160];
-	char		out[330];
-	bool		ok1;
-	bool		ok2;
 
-	TRY(marshal_find_ivar(w->doc, n->items, n->count, "begin", &vb, w->err));
-	TRY(marshal_find_ivar(w->doc, n->items, n->count, "end", &ve, w->err));
-	TRY(marshal_find_ivar(w->doc, n->items, n->count, "excl", &vx, w->err));
-	if (!vb || !ve || !vx)
+	TRY(located(w, marshal_to_s(w->doc, n->pos, out, sizeof(out), &len, &ok, w->err)));
+	if (ok)
+	{
+		w->sink->string(w->sink->ctx, out, len, false);
+		return MARSHAL_OK;
+	}
+	/* name the class of the end whose to_s is not in the bytes */
+	TRY(marshal_find_ivar(w->doc, n->items, n->count, "begin", &end, w->err));
+	if (end)
+	{
+		TRY(marshal_node(w->doc, end, &e, w->err));
+		TRY(marshal_to_s(w->doc, end, out, sizeof(out) / 2, &len, &ok, w->err));
+	}
+	if (!end || ok)
+	{
+		TRY(marshal_find_ivar(w->doc, n->items, n->count, "end", &end, w->err));
+		if (end)
+			TRY(marshal_node(w->doc, end, &e, w->err));
+	}
+	if (!end)
 		return fail(w, MARSHAL_ERR_UNREPRESENTABLE, n->pos, "Range without begin, end and excl");
-	TRY(marshal_node(w->doc, vb, &b, w->err));
-	TRY(marshal_node(w->doc, ve, &e, w->err));
-	TRY(marshal_node(w->doc, vx, &x, w->err));
-	TRY(scalar_to_s(w, vb, &b, bs, sizeof(bs), &ok1));
-	TRY(scalar_to_s(w, ve, &e, es, sizeof(es), &ok2));
-	if (!ok1 || !ok2)
+	{
+		MarshalBytes cls = marshal_class_name(&e);
+		char		name[PATH_KEY_SHOWN * 4 + 1];
+
+		marshal_printable(cls.ptr, cls.len, PATH_KEY_SHOWN, name, sizeof(name));
 		return fail(w, MARSHAL_ERR_UNREPRESENTABLE, n->pos,
-					"Range of %s cannot be converted", marshal_type_name(ok1 ? e.type : b.type));
-	snprintf(out, sizeof(out), "%s%s%s", bs, x.type == MT_TRUE ? "..." : "..", es);
-	w->sink->string(w->sink->ctx, out, strlen(out), false);
-	return MARSHAL_OK;
+					"a Range of %s cannot be converted", name);
+	}
 }
 
-/* Rational "3/4" and Complex "1+2i" from their [a, b] data. */
+/* Rational "3/4" and Complex "1+2i": their to_s (marshal_to_s). */
 static OWN_FRAME MarshalStatus
 emit_numeric_pair(Walk *w, const MarshalNode *n, bool complex)
 {
-	MarshalNode arr;
-	MarshalNode a;
-	MarshalNode b;
-	size_t		p;
-	char		as[200];
-	char		bs[200];
-	char		out[420];
-	bool		ok1;
-	bool		ok2;
+	char		out[400];
+	size_t		len;
+	bool		ok;
 
-	TRY(marshal_node(w->doc, n->items, &arr, w->err));
-	if (arr.type != MT_ARRAY || arr.count != 2)
-		return fail(w, MARSHAL_ERR_UNREPRESENTABLE, n->pos, "%s data is not a pair",
-					complex ? "Complex" : "Rational");
-	p = arr.items;
-	TRY(marshal_node(w->doc, p, &a, w->err));
-	TRY(marshal_skip(w->doc, p, &p, w->err));
-	TRY(marshal_node(w->doc, p, &b, w->err));
-	if (complex && marshal_class_is(&a, MC_RATIONAL))
-		return fail(w, MARSHAL_ERR_UNREPRESENTABLE, n->pos, "Complex of Rationals");
-	TRY(number_to_s(w, arr.items, &a, as, sizeof(as), &ok1));
-	TRY(number_to_s(w, p, &b, bs, sizeof(bs), &ok2));
-	if (!ok1 || !ok2)
+	TRY(located(w, marshal_to_s(w->doc, n->pos, out, sizeof(out), &len, &ok, w->err)));
+	if (!ok)
 		return fail(w, MARSHAL_ERR_UNREPRESENTABLE, n->pos, "%s of unsupported parts",
 					complex ? "Complex" : "Rational");
-	if (!complex)
-		snprintf(out, sizeof(out), "%s/%s", as, bs);
-	else
-	{
-		/* imaginary part: sign, then its absolute value; non-finite as "*i" */
-		bool		neg = bs[0] == '-';
-		const char *mag = neg ? bs + 1 : bs;
-		bool		finite = strcmp(mag, "NaN") != 0 && strcmp(mag, "Infinity") != 0;
-
-		snprintf(out, sizeof(out), "%s%c%s%si", as, neg ? '-' : '+', mag,
-				 finite ? "" : "*");
-	}
-	w->sink->string(w->sink->ctx, out, strlen(out), false);
+	w->sink->string(w->sink->ctx, out, len, false);
 	return MARSHAL_OK;
 }
 
@@ -542,7 +415,7 @@ static OWN_FRAME MarshalStatus
 emit_key(Walk *w, const MarshalEntry *e, const MarshalLeaf *leaf)
 {
 	MarshalKeyText k;
-	char		buf[400];
+	char		buf[MARSHAL_KEY_BUF];
 	size_t		at = e->key ? e->key : e->value;
 	MarshalBytes none = {NULL, 0};
 
@@ -569,8 +442,14 @@ emit_key(Walk *w, const MarshalEntry *e, const MarshalLeaf *leaf)
 			w->path[w->depth].index = -1;
 		}
 		TRY(marshal_node(w->doc, e->key, &n, w->err));
-		return fail(w, MARSHAL_ERR_UNREPRESENTABLE, at,
-					"a hash key of class %s cannot be converted", marshal_type_name(n.type));
+		{
+			MarshalBytes cls = marshal_class_name(&n);
+			char		name[PATH_KEY_SHOWN * 4 + 1];
+
+			marshal_printable(cls.ptr, cls.len, PATH_KEY_SHOWN, name, sizeof(name));
+			return fail(w, MARSHAL_ERR_UNREPRESENTABLE, at,
+						"a hash key of class %s cannot be converted", name);
+		}
 	}
 	if (w->depth < PATH_STEPS)
 	{
@@ -957,6 +836,69 @@ emit_named_object(Walk *w, const MarshalNode *n)
 	return emit_value(w, vpos, &ignored);
 }
 
+/* IPAddr, URI, Pathname, Multibyte::Chars: as_json is to_s (marshal_to_s). */
+static MarshalStatus
+emit_to_s(Walk *w, const MarshalNode *n)
+{
+	size_t		end;
+	size_t		size;
+	char	   *out;
+	size_t		len;
+	bool		ok;
+	MarshalStatus st;
+
+	/* the text is made of the object's own strings */
+	TRY(marshal_skip(w->doc, n->pos, &end, w->err));
+	size = end - n->pos + 80;
+	TRY(charge(w, n->pos, size));
+	if ((out = marshal_alloc(w->hooks, size)) == NULL)
+		return fail(w, MARSHAL_ERR_NOMEM, n->pos, "out of memory");
+	st = located(w, marshal_to_s(w->doc, n->pos, out, size, &len, &ok, w->err));
+	if (st == MARSHAL_OK && ok)
+		w->sink->string(w->sink->ctx, out, len, false);
+	marshal_free(w->hooks, out);
+	if (st == MARSHAL_OK && !ok)
+	{
+		MarshalBytes cls = marshal_class_name(n);
+		char		name[PATH_KEY_SHOWN * 4 + 1];
+
+		marshal_printable(cls.ptr, cls.len, PATH_KEY_SHOWN, name, sizeof(name));
+		return fail(w, MARSHAL_ERR_UNREPRESENTABLE, n->pos,
+					"%s without the instance variables its to_s reads", name);
+	}
+	return st;
+}
+
+/* Process::Status: {"exitstatus": status >> 8 if it exited, else nil, "pid": pid} */
+static MarshalStatus
+emit_process_status(Walk *w, const MarshalNode *n)
+{
+	size_t		sv;
+	size_t		pv;
+	MarshalNode status;
+	size_t		ignored;
+
+	TRY(marshal_find_ivar(w->doc, n->items, n->count, "status", &sv, w->err));
+	TRY(marshal_find_ivar(w->doc, n->items, n->count, "pid", &pv, w->err));
+	if (!sv || !pv)
+		return fail(w, MARSHAL_ERR_UNREPRESENTABLE, n->pos,
+					"Process::Status without status and pid");
+	TRY(marshal_node(w->doc, sv, &status, w->err));
+	if (status.type != MT_FIXNUM)
+		return fail(w, MARSHAL_ERR_UNREPRESENTABLE, n->pos,
+					"Process::Status whose status is not an Integer");
+	w->sink->begin_object(w->sink->ctx);
+	w->sink->key(w->sink->ctx, "exitstatus", 10, true);
+	if ((status.ival & 0x7f) == 0)
+		w->sink->integer(w->sink->ctx, (status.ival >> 8) & 0xff);
+	else
+		w->sink->null(w->sink->ctx);
+	w->sink->key(w->sink->ctx, "pid", 3, true);
+	TRY(emit_value(w, pv, &ignored));
+	w->sink->end_object(w->sink->ctx);
+	return MARSHAL_OK;
+}
+
 /* Objects and U classes that are JSON scalars (MV_SCALAR containers). */
 static MarshalStatus
 emit_scalar_object(Walk *w, const MarshalNode *n)
@@ -985,13 +927,23 @@ emit_scalar_object(Walk *w, const MarshalNode *n)
 		}
 	}
 	if (n->type != MT_OBJECT)
-		return fail(w, MARSHAL_ERR_FORMAT, n->pos, "unexpected container");
+	{
+		/* the flat data a U dumped (nil, a number, a String, a Time...) */
+		return emit_flat(w, n);
+	}
 	switch (id)
 	{
 		case MC_RANGE:
 			return emit_range(w, n);
 		case MC_DURATION:
 			return emit_duration(w, n);
+		case MC_IPADDR:
+		case MC_URI:
+		case MC_PATHNAME:
+		case MC_CHARS:
+			return emit_to_s(w, n);
+		case MC_PROCESS_STATUS:
+			return emit_process_status(w, n);
 		default:
 			return emit_named_object(w, n);
 	}
@@ -1024,6 +976,12 @@ emit_container(Walk *w, size_t pos, size_t *end)
 	size_t		p;
 
 	TRY(marshal_view(w->doc, pos, &view, w->err));
+	/* no step below this value yet: an error names the value itself */
+	if (w->depth < PATH_STEPS)
+	{
+		w->path[w->depth].key = NULL;
+		w->path[w->depth].index = -1;
+	}
 	if (view.kind == MV_SCALAR)
 		TRY(emit_scalar_object(w, &view.node));
 	else
@@ -1031,7 +989,7 @@ emit_container(Walk *w, size_t pos, size_t *end)
 
 	/* where the value ends: after the entries, when they are its own */
 	if (view.node.pos == pos && view.kind != MV_SCALAR && view.kind != MV_SET &&
-		view.kind != MV_RECORD)
+		view.kind != MV_RECORD && view.node.type != MT_USRMARSHAL)
 	{
 		if (view.node.type == MT_HASH_DEF)
 			TRY(marshal_skip(w->doc, p, &p, w->err));	/* the default */
@@ -1060,7 +1018,7 @@ emit_flat(Walk *w, const MarshalNode *n)
 			return MARSHAL_OK;
 		case MT_BIGNUM:
 			{
-				char	   *t;
+				char	   *t = NULL;
 				size_t		tl;
 				uint64_t	mag = 0;
 

@@ -9,6 +9,7 @@
  * MARSHAL_ERR_UNREPRESENTABLE with the reason; cursor errors pass through.
  */
 #include "marshal_internal.h"
+#include "marshal_to_s.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -325,17 +326,63 @@ marshal_time_json(const MarshalDoc *doc, const MarshalNode *n, int prec,
 	return MARSHAL_OK;
 }
 
-/* ActiveSupport::TimeWithZone: [utc_time, zone_name, local_time]. */
+/* "+0530" as strftime("%z") prints a UTC offset in seconds (no seconds). */
+static size_t
+format_offset_z(int64_t offset, char *out)
+{
+	int64_t		a = offset < 0 ? -offset : offset;
+
+	out[0] = offset < 0 ? '-' : '+';
+	if (a / 3600 >= 100)
+		return 1 + (size_t) sprintf(out + 1, "%lld%02d", (long long) (a / 3600),
+									(int) (a / 60 % 60));
+	return 1 + marshal_put_digits(out + 1, a / 3600, 2) +
+		marshal_put_digits(out + 3, a / 60 % 60, 2);
+}
+
+/* Time#to_s: "2024-01-01 00:00:00 UTC", "2024-01-01 00:00:00 +0900". */
+static size_t
+time_to_s(const MarshalTime *t, char *out)
+{
+	size_t		len = marshal_format_wall(t->epoch + (t->utc ? 0 : t->offset), 0, 0, out);
+	char	   *tee = strchr(out, 'T');
+
+	if (tee)
+		*tee = ' ';
+	out[len++] = ' ';
+	if (t->utc)
+	{
+		memcpy(out + len, "UTC", 4);
+		return len + 3;
+	}
+	return len + format_offset_z(t->offset, out + len);
+}
+
 MarshalStatus
-marshal_time_with_zone_json(const MarshalDoc *doc, const MarshalNode *n,
-							int prec, char *out, size_t *len,
-							MarshalError *err)
+marshal_time_to_s(const MarshalDoc *doc, const MarshalNode *n, char *out,
+				  size_t *len, MarshalError *err)
+{
+	MarshalTime t;
+
+	TRY(marshal_time_decode(doc, n, &t, err));
+	*len = time_to_s(&t, out);
+	return MARSHAL_OK;
+}
+
+/*
+ * ActiveSupport::TimeWithZone: [utc_time, zone_name, local_time].  The local
+ * Time holds the zone's wall clock in UTC mode: *local gets that wall clock
+ * as a Time at the zone's offset.  *utc_zone: the zone prints as "UTC".
+ */
+static MarshalStatus
+time_with_zone_decode(const MarshalDoc *doc, const MarshalNode *n,
+					  MarshalTime *local, bool *utc_zone, MarshalError *err)
 {
 	MarshalNode arr;
 	MarshalNode el[3];
 	size_t		p;
 	MarshalTime utc;
-	MarshalTime local;
+	MarshalTime wall;
 
 	TRY(marshal_node(doc, n->items, &arr, err));
 	if (arr.type != MT_ARRAY || arr.count != 3)
@@ -350,19 +397,49 @@ marshal_time_with_zone_json(const MarshalDoc *doc, const MarshalNode *n,
 	if (el[0].type != MT_USERDEF || el[2].type != MT_USERDEF)
 		return time_fail(err, n->pos, "ActiveSupport::TimeWithZone without Times");
 	TRY(marshal_time_decode(doc, &el[0], &utc, err));
-	TRY(marshal_time_decode(doc, &el[2], &local, err));
-	/* the local Time holds the zone's wall clock in UTC mode */
-	*len = marshal_format_wall(local.epoch + (local.utc ? 0 : local.offset),
-							   local.nsec, prec, out);
-	if (el[1].type == MT_STRING &&
-		(marshal_bytes_eq(el[1].data, "UTC") || marshal_bytes_eq(el[1].data, "Etc/UTC")))
+	TRY(marshal_time_decode(doc, &el[2], &wall, err));
+	/* epoch is always the UTC instant; the offset is wall minus instant */
+	local->epoch = utc.epoch;
+	local->nsec = wall.nsec;
+	local->utc = false;
+	local->offset = wall.epoch + (wall.utc ? 0 : wall.offset) - utc.epoch;
+	*utc_zone = el[1].type == MT_STRING &&
+		(marshal_bytes_eq(el[1].data, "UTC") || marshal_bytes_eq(el[1].data, "Etc/UTC"));
+	return MARSHAL_OK;
+}
+
+MarshalStatus
+marshal_time_with_zone_json(const MarshalDoc *doc, const MarshalNode *n,
+							int prec, char *out, size_t *len,
+							MarshalError *err)
+{
+	MarshalTime t;
+	bool		utc_zone;
+
+	TRY(time_with_zone_decode(doc, n, &t, &utc_zone, err));
+	*len = marshal_format_wall(t.epoch + t.offset, t.nsec, prec, out);
+	if (utc_zone)
 		out[(*len)++] = 'Z';
 	else
+		*len += format_offset(t.offset, out + *len);
+	return MARSHAL_OK;
+}
+
+/* TimeWithZone#to_s: "2024-03-01 00:00:00 -0500", "... UTC" in a UTC zone. */
+MarshalStatus
+marshal_time_with_zone_to_s(const MarshalDoc *doc, const MarshalNode *n,
+							char *out, size_t *len, MarshalError *err)
+{
+	MarshalTime t;
+	bool		utc_zone;
+
+	TRY(time_with_zone_decode(doc, n, &t, &utc_zone, err));
+	if (utc_zone)
 	{
-		/* epoch is always the UTC instant; the offset is wall minus instant */
-		*len += format_offset(local.epoch + (local.utc ? 0 : local.offset) -
-							  utc.epoch, out + *len);
+		t.epoch += t.offset;
+		t.utc = true;
 	}
+	*len = time_to_s(&t, out);
 	return MARSHAL_OK;
 }
 

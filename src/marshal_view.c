@@ -7,6 +7,7 @@
  * ask, so v -> k always agrees with v::jsonb -> k.
  */
 #include "marshal_internal.h"
+#include "marshal_to_s.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -136,6 +137,12 @@ marshal_view(const MarshalDoc *doc, size_t pos, MarshalView *view,
 				/* the classes whose data is not the JSON value */
 				if (cls && cls->view == MCV_SCALAR)
 					return MARSHAL_OK;
+				if (cls && (cls->view == MCV_TABLE || cls->view == MCV_EMPTY))
+				{
+					view->kind = cls->view == MCV_TABLE ? MV_TABLE : MV_HASH;
+					view->count = cls->view == MCV_TABLE ? 1 : 0;
+					return MARSHAL_OK;
+				}
 				/* OpenStruct and unknown classes: the data they dumped */
 				{
 					size_t		attrs;
@@ -216,6 +223,11 @@ marshal_view_next(const MarshalDoc *doc, MarshalViewIter *it,
 						return st;
 					return MARSHAL_OK;
 				}
+				break;
+			case MV_TABLE:
+				e->name.ptr = (const uint8_t *) "table";
+				e->name.len = 5;
+				e->name_enc = MENC_UTF8;
 				break;
 			case MV_STRUCT:
 			case MV_IVARS:
@@ -317,8 +329,16 @@ marshal_key_text(const MarshalDoc *doc, const MarshalEntry *e, char *buf,
 				break;
 			}
 		default:
-			key->ok = false;	/* Array, Hash, Time... keys: not supported */
-			return MARSHAL_OK;
+			{
+				/* Time, Date, BigDecimal, Range...: their to_s; inspect texts not */
+				size_t		len;
+
+				if ((st = marshal_to_s(doc, e->key, buf, size, &len, &key->ok, err)) != MARSHAL_OK)
+					return st;
+				key->text.len = len;
+				key->encoding = MENC_UTF8;
+				return MARSHAL_OK;
+			}
 	}
 	key->encoding = MENC_USASCII;
 	return MARSHAL_OK;
@@ -439,7 +459,7 @@ entry_matches(const MarshalDoc *doc, const MarshalEntry *e, const char *key,
 {
 	MarshalKeyText k;
 	MarshalStatus st;
-	char		buf[128];
+	char		buf[MARSHAL_KEY_BUF];
 
 	*match = false;
 	if ((st = marshal_key_text(doc, e, buf, sizeof(buf), &k, err)) != MARSHAL_OK)

@@ -107,12 +107,14 @@ typedef enum MarshalViewKind
 	MV_HASH,					/* Hash of any kind: key.to_s => value */
 	MV_STRUCT,					/* Struct: member => value */
 	MV_IVARS,					/* plain object: @ivar (without @) => value */
-	MV_RECORD					/* Active Record 6.1: its attributes */
+	MV_RECORD,					/* Active Record 6.1: its attributes */
+	MV_TABLE					/* OpenStruct: "table" => the Hash it dumped */
 } MarshalViewKind;
 
 /* The kinds that are JSON objects (keyed entries). */
 #define MARSHAL_VIEW_IS_OBJECT(k) \
-	((k) == MV_HASH || (k) == MV_STRUCT || (k) == MV_IVARS || (k) == MV_RECORD)
+	((k) == MV_HASH || (k) == MV_STRUCT || (k) == MV_IVARS || (k) == MV_RECORD || \
+	 (k) == MV_TABLE)
 
 /*
  * MV_RECORD: where an Active Record 6.1 model keeps its attributes, as
@@ -182,7 +184,11 @@ extern void marshal_view_value_end(MarshalViewIter *it, size_t end);
 extern MarshalStatus marshal_view_next(const MarshalDoc *doc,
 									   MarshalViewIter *it, MarshalEntry *e,
 									   bool *done, MarshalError *err);
-/* buf (at least 64 bytes) holds the text of non-String keys */
+/*
+ * buf holds the text of non-String keys: MARSHAL_KEY_BUF bytes make room
+ * for every to_s the bytes decide (a Range of Rationals, a TimeWithZone)
+ */
+#define MARSHAL_KEY_BUF 400
 extern MarshalStatus marshal_key_text(const MarshalDoc *doc,
 									  const MarshalEntry *e, char *buf,
 									  size_t size, MarshalKeyText *key,

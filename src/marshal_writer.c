@@ -500,9 +500,15 @@ marshal_write_symbol_enc(MarshalWriter *w, const uint8_t *name, size_t len,
 	w->nsymbols++;
 	for (size_t i = 0; i < len; i++)
 		ascii &= name[i] < 0x80;
+	/* UTF-16/32 and the dummy encodings are not ASCII-compatible: never ASCII */
+	if (enc == MENC_NAMED && encname.len >= 5 &&
+		(memcmp(encname.ptr, "UTF-1", 5) == 0 || memcmp(encname.ptr, "UTF-3", 5) == 0 ||
+		 memcmp(encname.ptr, "UCS-", 4) == 0 || memcmp(encname.ptr, "UTF-7", 5) == 0 ||
+		 (encname.len >= 11 && memcmp(encname.ptr, "ISO-2022-JP", 11) == 0)))
+		ascii = false;
 	/*
 	 * An ASCII symbol is US-ASCII whatever it says (but for the names
-	 * above); others carry theirs, but bytes that are not UTF-8 (a class
+	 * above and encodings that are not ASCII-compatible); others carry theirs, but bytes that are not UTF-8 (a class
 	 * name copied from a binary symbol) stay binary, so the stream reads
 	 * back.
 	 */

@@ -323,6 +323,10 @@ BEGIN
 	RETURN NULL;
 EXCEPTION WHEN others THEN
 	GET STACKED DIAGNOSTICS detail = PG_EXCEPTION_DETAIL;
+	-- rbmarshal_error(bytea)'s format: "<message> at byte offset N: <detail>"
+	IF detail ~ '^At byte offset [0-9]+: ' THEN
+		RETURN SQLERRM || regexp_replace(detail, '^At byte offset ([0-9]+): (.*?)\.?$', ' at byte offset \1: \2');
+	END IF;
 	RETURN SQLERRM || coalesce(': ' || nullif(detail, ''), '');
 END $$;
 COMMENT ON FUNCTION rbmarshal_error(text) IS 'why text (hex, Base64 or a Ruby literal) is not a valid rbmarshal, NULL if it is';

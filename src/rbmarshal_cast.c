@@ -8,6 +8,7 @@
  * naming the Ruby class.
  */
 #include "rbmarshal.h"
+#include "marshal_to_s.h"
 
 #include "datatype/timestamp.h"
 #include "utils/builtins.h"
@@ -80,12 +81,22 @@ to_numeric(bytea *v, const char *target, MarshalNode *n, MarshalDoc *doc)
 		case MT_USERDEF:
 			if (marshal_class_is(n, MC_BIGDECIMAL))
 			{
-				/* "<maxprec>:<value>": numeric reads "0.12345e3", NaN, Infinity */
-				const char *colon = memchr(n->data.ptr, ':', n->data.len);
+				/* read as BigDecimal._load reads it; numeric reads "0.12345e3" */
+				MarshalDecimal d;
+				char	   *text;
 
-				if (colon)
-					return numeric_of_text(pnstrdup(colon + 1,
-													n->data.len - (colon + 1 - (const char *) n->data.ptr)));
+				if (!marshal_decimal_load(n->data.ptr, n->data.len,
+										  palloc(n->data.len + 1), &d))
+				{
+					err.status = MARSHAL_ERR_FORMAT;
+					err.offset = n->pos;
+					strlcpy(err.detail, "a BigDecimal payload that BigDecimal._load refuses",
+							sizeof(err.detail));
+					rbmarshal_check_status(MARSHAL_ERR_FORMAT, &err);
+				}
+				text = palloc(marshal_decimal_text_size(&d));
+				text[marshal_decimal_to_s(&d, false, text)] = '\0';
+				return numeric_of_text(text);
 			}
 			break;
 		default:

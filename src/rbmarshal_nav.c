@@ -577,6 +577,7 @@ rbmarshal_typeof(PG_FUNCTION_ARGS)
 		case MV_STRUCT:
 		case MV_IVARS:
 		case MV_RECORD:
+		case MV_TABLE:
 			name = "object";
 			break;
 		default:
@@ -832,7 +833,7 @@ entry_key(MarshalDoc *doc, const MarshalEntry *e, uint32 *keylen)
 {
 	MarshalKeyText k;
 	MarshalError err;
-	char		buf[128];
+	char		buf[MARSHAL_KEY_BUF];
 	char	   *s;
 
 	rbmarshal_check_status(marshal_key_text(doc, e, buf, sizeof(buf), &k, &err), &err);

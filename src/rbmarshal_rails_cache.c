@@ -17,6 +17,40 @@ PG_FUNCTION_INFO_V1(rbmarshal_cache_entry);
 /* Upper bound of what a compressed entry may inflate to (bytes). */
 int			rbmarshal_max_inflated_kb = 256 * 1024;
 
+/*
+ * Float seconds since 1970 as Time.at(f) holds them, exactly: whole seconds
+ * (floor) and microseconds truncated, as Time#usec shows them.  The double
+ * is m * 2**-k: the fraction's microseconds are floor(frac_m * 10**6 / 2**k),
+ * never the rounding of a multiplication in floating point.
+ */
+static bool
+float_seconds(double f, int64 *secs, int64 *usec)
+{
+	double		s;
+	double		frac;
+	int			e;
+	uint64		m;
+	int			k;
+
+	if (!isfinite(f) || fabs(f) > 9.0e12)	/* past timestamptz anyway */
+		return false;
+	s = floor(f);
+	frac = f - s;				/* exact: the low bits of f */
+	*secs = (int64) s;
+	*usec = 0;
+	if (frac == 0.0)
+		return true;
+	m = (uint64) ldexp(frexp(frac, &e), 53);	/* frac = m * 2**(e - 53) */
+	k = 53 - e;
+#ifdef HAVE_INT128
+	if (k < 128)
+		*usec = (int64) (((uint128) m * 1000000) >> k);
+#else
+	*usec = (int64) floorl((long double) frac * 1000000.0L);
+#endif
+	return true;
+}
+
 Datum
 rbmarshal_cache_entry(PG_FUNCTION_ARGS)
 {
@@ -43,11 +77,16 @@ rbmarshal_cache_entry(PG_FUNCTION_ARGS)
 	values[0] = PointerGetDatum(rbmarshal_value(e.value, e.value_len));
 	if (e.has_expires)
 	{
-		/* seconds since 1970 as a Float: to the microsecond */
-		double		usecs = (e.expires_at - (double) (POSTGRES_EPOCH_JDATE - UNIX_EPOCH_JDATE) * SECS_PER_DAY) *
-			USECS_PER_SEC;
+		/* seconds since 1970 as a Float: Time.at(f), truncated as Time#usec */
+		int64		secs;
+		int64		usec;
 
-		values[1] = TimestampTzGetDatum((TimestampTz) rint(usecs));
+		if (!float_seconds(e.expires_at, &secs, &usec))
+			ereport(ERROR,
+					(errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
+					 errmsg("cache entry expiry out of range for timestamp with time zone")));
+		values[1] = TimestampTzGetDatum((secs - (int64) (POSTGRES_EPOCH_JDATE - UNIX_EPOCH_JDATE) * SECS_PER_DAY) *
+										USECS_PER_SEC + usec);
 	}
 	else
 		nulls[1] = true;

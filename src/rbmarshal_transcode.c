@@ -48,7 +48,11 @@ ruby_encoding_to_pg(const char *name)
 	return pg_char_to_encoding(name);
 }
 
-/* UTF-16 and UTF-32, which PostgreSQL has no encodings for. */
+/*
+ * UTF-16 and UTF-32, which PostgreSQL has no encodings for.  Ruby's dummy
+ * "UTF-16" and "UTF-32" take their byte order from the BOM, which stays in
+ * the text as U+FEFF (as Ruby's JSON has it); without a BOM: not text.
+ */
 static bool
 decode_utf16_32(const char *name, const uint8_t *s, size_t len,
 				char **out, size_t *outlen)
@@ -57,7 +61,27 @@ decode_utf16_32(const char *name, const uint8_t *s, size_t len,
 	bool		big;
 	StringInfoData buf;
 
-	if (pg_strcasecmp(name, "UTF-16LE") == 0)
+	if (pg_strcasecmp(name, "UTF-16") == 0 || pg_strcasecmp(name, "UTF-32") == 0)
+	{
+		width = name[4] == '1' ? 2 : 4;
+		if (len == 0)
+		{
+			*out = pstrdup("");
+			*outlen = 0;
+			return true;
+		}
+		if (width == 2 && len >= 2 && s[0] == 0xFE && s[1] == 0xFF)
+			big = true;
+		else if (width == 2 && len >= 2 && s[0] == 0xFF && s[1] == 0xFE)
+			big = false;
+		else if (width == 4 && len >= 4 && memcmp(s, "\0\0\xFE\xFF", 4) == 0)
+			big = true;
+		else if (width == 4 && len >= 4 && memcmp(s, "\xFF\xFE\0\0", 4) == 0)
+			big = false;
+		else
+			return false;
+	}
+	else if (pg_strcasecmp(name, "UTF-16LE") == 0)
 		width = 2, big = false;
 	else if (pg_strcasecmp(name, "UTF-16BE") == 0)
 		width = 2, big = true;

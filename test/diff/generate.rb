@@ -69,13 +69,6 @@ end
 # Module and ActiveSupport::TimeZone: as_contract.rb
 require_relative "as_contract"
 
-# Contract: an OpenStruct is "object of its table" (6.1: {"table": {...}}).
-class OpenStruct
-  def as_json(options = nil)
-    @table.as_json(options)
-  end
-end
-
 # The fixture classes below are unknown to the extension, which only sees their bytes.
 # The contract maps them from what the stream holds, so their JSON follows it:
 #   u (unknown _dump class)          {"$class": name, "$dump": base64 of the _dump bytes}
@@ -1228,7 +1221,8 @@ link_paths "object_ivars_before_cut", [n1, { "n" => n2 }],
 s2 = +"member"
 link_paths "set_openstruct", { "s" => s2, "set" => Set[s2, [1, 2], { "k" => s2 }, nil],
                                "os" => OpenStruct.new(a: s2, b: Set[s2, 3], "c d": nil) },
-           [%w[set], %w[set 0], %w[set 2 k], %w[set -1], %w[os], %w[os a], %w[os b], %w[os b 1], %w[os c\ d], %w[set k]]
+           [%w[set], %w[set 0], %w[set 2 k], %w[set -1], %w[os], %w[os table], %w[os table a], %w[os table b],
+            %w[os table b 1], %w[os table c\ d], %w[os a], %w[set k]]
 link_paths "key_collisions", { "a" => 1, a: [2], 1 => "int", "1" => "str", nil => "nil", "" => "empty", true => "t",
                                "true" => "ts", 1.5 => "f", "NULL" => "upper", "null" => "lower", -0.0 => "negzero",
                                2**70 => "big", Float::INFINITY => "inf" },
@@ -1250,7 +1244,8 @@ link_paths "uclass_extended", { "a" => MyArray[1, MyString.new("m")], "b" => [My
            [%w[a], %w[a 1], %w[b], %w[b 0 k], %w[b 1], %w[b 1 cents], %w[b 2], %w[b 2 0]]
 deep_t = Time.at(1_600_000_000, 123_456_789, :nsec).utc
 link_paths "deep_mix", HWIA.new("l1" => [Record.new(1, +"n", %w[a b], OpenStruct.new(t: deep_t, s: Set[deep_t, KwPoint.new(x: 1, y: [deep_t])]))]),
-           [%w[l1 0 meta], %w[l1 0 meta s], %w[l1 0 meta s 1], %w[l1 0 meta s 1 y], %w[l1 0 tags -2], %w[l1 -1 name]]
+           [%w[l1 0 meta], %w[l1 0 meta table s], %w[l1 0 meta table s 1], %w[l1 0 meta table s 1 y], %w[l1 0 tags -2],
+            %w[l1 -1 name]]
 
 # ---------------------------------------------------------------------------
 # Write

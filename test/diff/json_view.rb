@@ -7,7 +7,7 @@
 #   Hash (any: HWIA, compare_by_identity, with a default, subclasses)
 #                   the entry whose key's to_s is the step; the LAST such key wins
 #   Struct          the member of that name
-#   OpenStruct      its table (symbol keys)
+#   OpenStruct      {"table" => its table}, as ActiveSupport (instance_values)
 #   plain object    the instance variable "@" + step (`o` in Marshal, not a class below)
 #   Array           the element at the step read as an integer (negative: from the end;
 #                   "+1", "01" and " 1" are 1, as for jsonb)
@@ -59,7 +59,7 @@ module JsonView
     when UserDump then raise Unsupported, "UserDump (u) is {\"$class\", \"$dump\"} in JSON"
     when UserMarshal then view(value.marshal_dump)
     when DataTime then view(value._dump_data)
-    when OpenStruct then [:object, hash_pairs(value.instance_variable_get(:@table))]
+    when OpenStruct then [:object, [["table", value.instance_variable_get(:@table), true]]]
     when Hash then [:object, hash_pairs(value)]
     when Array then [:array, value]
     when Set then [:array, value.to_a]

@@ -9,7 +9,6 @@
 #                     (UTF-16/32 keep their BOM as U+FEFF).  Keys whose to_s is an inspect
 #                     text (Array, Hash, Set, Struct, plain objects) are never steps: the
 #                     extension refuses them.
-#   OpenStruct        {"table" => its table}, as ActiveSupport (instance_values)
 #   a user class's U  its marshal_dump data (UserMarshalled, shapes.rb)
 #   IPAddr, URI, Pathname, Multibyte::Chars: scalars (strings); Process::Status is a
 #                     computed object with no sub-value behind it (Unsupported)
@@ -33,7 +32,6 @@ module FidelityView
     case value
     when Process::Status then raise Unsupported, "Process::Status is a computed object"
     when UserMarshalled then view(value.marshal_dump)
-    when OpenStruct then [:object, [["table", value.instance_variable_get(:@table), true]]]
     else super
     end
   end

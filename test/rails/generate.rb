@@ -18,7 +18,7 @@
 #   value_hex   Marshal.dump of the cached value, as MRI 3.1 dumps it after loading the
 #               entry (for a raw-string 7.1 payload: the String with its encoding)
 #   expires_at  ISO 8601 UTC, microseconds ("2024-03-05T14:07:09.500000Z"), the
-#               expiry Float rounded to the nearest microsecond; or NULL
+#               expiry Float truncated to the microsecond as Time.at(f).usec; or NULL
 #   version     the version String (UTF-8 text), or NULL
 #
 # Where the bytes come from:
@@ -624,13 +624,7 @@ def incompressible_binary
   Random.new(2).bytes(1100)
 end
 
-def iso_usec(f)
-  return "NULL" if f.nil?
-
-  usec = (Rational(f) * 1_000_000).round
-  sec, frac = usec.divmod(1_000_000)
-  Time.at(sec).utc.strftime("%Y-%m-%dT%H:%M:%S") + format(".%06dZ", frac)
-end
+require_relative "iso_usec"
 
 # ---------------------------------------------------------------------------
 # cache_entries.tsv

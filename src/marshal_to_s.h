@@ -1,0 +1,82 @@
+/*
+ * marshal_to_s.h
+ *		Ruby's to_s of the values whose to_s the bytes decide (marshal_to_s.c),
+ *		and BigDecimal payloads read as BigDecimal._load reads them.
+ */
+#ifndef RBMARSHAL_MARSHAL_TO_S_H
+#define RBMARSHAL_MARSHAL_TO_S_H
+
+#include "marshal.h"
+
+/* ASCII white space and digits, as MRI's ISSPACE and ISDIGIT */
+static inline bool
+marshal_is_space(uint8_t c)
+{
+	return c == ' ' || (c >= '\t' && c <= '\r');
+}
+
+static inline bool
+marshal_is_digit(uint8_t c)
+{
+	return c >= '0' && c <= '9';
+}
+
+/* A BigDecimal: 0.<digits> * 10**exp, or a special value. */
+typedef enum MarshalDecimalKind
+{
+	MDEC_FINITE = 0,
+	MDEC_NAN,
+	MDEC_INFINITY				/* neg tells which */
+} MarshalDecimalKind;
+
+typedef struct MarshalDecimal
+{
+	MarshalDecimalKind kind;
+	bool		neg;
+	char	   *digits;			/* no leading or trailing zeros; ndigits 0: zero */
+	size_t		ndigits;
+	int64_t		exp;
+} MarshalDecimal;
+
+/* |exp| beyond this is refused as too large to print */
+#define MARSHAL_DECIMAL_MAX_EXP 1000000
+
+/*
+ * A BigDecimal's _dump payload "<maxprec>:<number>" read as BigDecimal._load
+ * reads it; false when MRI refuses it (or its exponent is past
+ * MARSHAL_DECIMAL_MAX_EXP).  digits must hold len bytes.
+ */
+extern bool marshal_decimal_load(const uint8_t *s, size_t len, char *digits,
+								 MarshalDecimal *d);
+
+/* Bytes marshal_decimal_to_s may write for d (finite or not). */
+extern size_t marshal_decimal_text_size(const MarshalDecimal *d);
+
+/*
+ * BigDecimal#to_s: "F" notation as ActiveSupport prints it ("123.45",
+ * "-0.0", "NaN", "Infinity"), else Ruby's default ("0.12345e3").
+ */
+extern size_t marshal_decimal_to_s(const MarshalDecimal *d, bool plain,
+								   char *out);
+
+/*
+ * key.to_s of a Hash key or a Range end that is not a String or Symbol:
+ * nil, true/false, numbers, Time, Date, DateTime, TimeWithZone, BigDecimal,
+ * Rational, Complex, Duration and Ranges of these.  The text goes to buf;
+ * *ok false for values whose to_s is not made from the bytes (inspect
+ * texts, out of room).
+ */
+extern MarshalStatus marshal_to_s(const MarshalDoc *doc, size_t pos, char *buf,
+								  size_t size, size_t *len, bool *ok,
+								  MarshalError *err);
+
+/* Time#to_s and TimeWithZone#to_s into out (80 bytes), marshal_time.c */
+extern MarshalStatus marshal_time_to_s(const MarshalDoc *doc,
+									   const MarshalNode *n, char *out,
+									   size_t *len, MarshalError *err);
+extern MarshalStatus marshal_time_with_zone_to_s(const MarshalDoc *doc,
+												 const MarshalNode *n,
+												 char *out, size_t *len,
+												 MarshalError *err);
+
+#endif							/* RBMARSHAL_MARSHAL_TO_S_H */
