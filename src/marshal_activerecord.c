@@ -33,6 +33,10 @@ typedef enum TypeKind
 	TK_STRING,
 	TK_DATE,
 	TK_DATETIME,
+	TK_DATETIME_UTC,			/* timestamptz: a Time too is made UTC */
+	TK_TIME,					/* time of day, on 2000-01-01 UTC */
+	TK_UUID,
+	TK_INET,
 	TK_BINARY,
 	TK_JSON,
 	TK_SERIAL_JSON,
@@ -79,13 +83,19 @@ static const struct
 	{PG_OID "Decimal", TK_DECIMAL},
 	{PG_OID "DateTime", TK_DATETIME},
 	{PG_OID "Timestamp", TK_DATETIME},
-	{PG_OID "TimestampWithTimeZone", TK_DATETIME},
+	{PG_OID "TimestampWithTimeZone", TK_DATETIME_UTC},
 	{PG_OID "Date", TK_DATE},
 	{PG_OID "Oid", TK_INTEGER},
-	{PG_OID "Uuid", TK_STRING},
+	{PG_OID "Uuid", TK_UUID},
+	{PG_OID "Inet", TK_INET},
+	{PG_OID "Cidr", TK_INET},
 	{PG_OID "Enum", TK_STRING},
 	{PG_OID "Xml", TK_STRING},
+	{PG_OID "Bit", TK_STRING},
+	{PG_OID "BitVarying", TK_STRING},
 	{PG_OID "SpecializedString", TK_STRING},
+	{"ActiveModel::Type::Time", TK_TIME},
+	{"ActiveRecord::Type::Time", TK_TIME},
 #undef PG_OID
 };
 
@@ -206,7 +216,7 @@ read_type(const MarshalDoc *doc, size_t pos, RecordType *t, MarshalError *err)
 	for (size_t i = 0; i < sizeof(type_classes) / sizeof(type_classes[0]); i++)
 		if (marshal_bytes_eq(n.cls, type_classes[i].name))
 			t->kind = type_classes[i].kind;
-	if (t->tz && t->kind != TK_DATETIME)
+	if (t->tz && t->kind != TK_DATETIME && t->kind != TK_DATETIME_UTC && t->kind != TK_TIME)
 		t->kind = TK_NONE;
 	TRY(ivar_int(doc, &n, "@precision", &t->has_precision, &t->precision, err));
 	TRY(ivar_int(doc, &n, "@scale", &t->has_scale, &t->scale, err));
@@ -797,25 +807,38 @@ cast_boolean(const MarshalNode *v, MarshalCast *c)
 	c->boolean = value;
 }
 
+/* the String at p (0: none) as the cast value */
+static MarshalStatus
+string_at(const MarshalDoc *doc, size_t p, MarshalCast *c, MarshalError *err)
+{
+	MarshalNode s;
+
+	if (p == 0)
+		return MARSHAL_OK;
+	TRY(marshal_node(doc, p, &s, err));
+	if (s.type == MT_STRING)
+	{
+		c->kind = MCAST_VALUE;
+		c->pos = p;
+	}
+	return MARSHAL_OK;
+}
+
 static MarshalStatus
 cast_string(const MarshalDoc *doc, const MarshalNode *v, const RecordType *t,
 			MarshalCast *c, MarshalError *err)
 {
-	if (v->type == MT_TRUE || v->type == MT_FALSE)
+	if (v->type == MT_OBJECT && v->cls.len > 6 &&
+		memcmp(v->cls.ptr + v->cls.len - 6, "::Data", 6) == 0)
 	{
-		size_t		p = v->type == MT_TRUE ? t->true_text : t->false_text;
-		MarshalNode s;
+		/* the postgresql adapter's Bit::Data and Xml::Data: their @value */
+		size_t		p;
 
-		if (p == 0)
-			return MARSHAL_OK;
-		TRY(marshal_node(doc, p, &s, err));
-		if (s.type == MT_STRING)
-		{
-			c->kind = MCAST_VALUE;
-			c->pos = p;
-		}
-		return MARSHAL_OK;
+		TRY(marshal_find_ivar(doc, v->items, v->count, "@value", &p, err));
+		return string_at(doc, p, c, err);
 	}
+	if (v->type == MT_TRUE || v->type == MT_FALSE)
+		return string_at(doc, v->type == MT_TRUE ? t->true_text : t->false_text, c, err);
 	if (v->type == MT_FIXNUM)
 	{
 		c->kind = MCAST_STRING;
@@ -905,7 +928,15 @@ cast_date(const MarshalNode *v, MarshalCast *c)
 		c->kind = MCAST_NULL;
 		return;
 	}
-	if (v->data.len != 10 || !iso_date(v->data, &y, &m, &d))
+	if (v->data.len > 11 && (v->data.ptr[10] == ' ' || v->data.ptr[10] == 'T'))
+	{
+		/* a date and a time: Date._parse takes the date */
+		MarshalBytes date = {v->data.ptr, 10};
+
+		if (!iso_date(date, &y, &m, &d))
+			return;
+	}
+	else if (v->data.len != 10 || !iso_date(v->data, &y, &m, &d))
 		return;					/* Date._parse's other forms: not reproduced */
 	if (m < 1 || m > 12 || d < 1 || d > month_days(y, m))
 	{
@@ -1027,7 +1058,7 @@ cast_datetime(const MarshalDoc *doc, const MarshalNode *v, const RecordType *t,
 		bool		ok;
 
 		/* a Time (or TimeWithZone) keeps its zone unless converted */
-		if (!t->tz)
+		if (!t->tz && t->kind != TK_DATETIME_UTC)
 			return MARSHAL_OK;
 		TRY(marshal_instant(doc, v->pos, &at, &ok, err));
 		if (!ok)
@@ -1044,6 +1075,151 @@ cast_datetime(const MarshalDoc *doc, const MarshalNode *v, const RecordType *t,
 	c->kind = MCAST_TIME;
 	c->time = at;
 	return MARSHAL_OK;
+}
+
+/*
+ * Type::Time: the text's date (if any) replaced by 2000-01-01, then
+ * HH:MM[:SS[.frac]] as a UTC Time, @precision applied.  Other forms and
+ * non-String values are left as they are.
+ */
+static void
+cast_time(const MarshalNode *v, const RecordType *t, MarshalCast *c)
+{
+	const uint8_t *s = v->data.ptr;
+	size_t		n = v->data.len;
+	size_t		i = 0;
+	int64_t		f[3] = {0, 0, 0};
+	int64_t		nsec = 0;
+
+	if (v->type != MT_STRING || !plain_ascii(v->data))
+		return;
+	if (n == 0)
+	{
+		c->kind = MCAST_NULL;
+		return;
+	}
+	if (n > 11 && s[4] == '-' && s[7] == '-' && (s[10] == ' ' || s[10] == 'T'))
+		i = 11;
+	for (int k = 0; k < 3; k++)
+	{
+		size_t		start = i;
+
+		if (k > 0)
+		{
+			if (i >= n || s[i] != ':')
+				break;
+			start = ++i;
+		}
+		while (i < n && marshal_is_digit(s[i]) && i - start < 2)
+			f[k] = f[k] * 10 + (s[i++] - '0');
+		if (i - start != 2)
+			return;
+	}
+	if (i < n && s[i] == '.')
+	{
+		int			digits = 0;
+
+		for (i++; i < n && marshal_is_digit(s[i]); i++, digits++)
+			if (digits < 9)
+				nsec = nsec * 10 + (s[i] - '0');
+		for (; digits < 9; digits++)
+			nsec *= 10;
+	}
+	if (i != n || f[0] > 23 || f[1] > 59 || f[2] > 59)
+		return;
+	if (t->has_precision && t->precision >= 0 && t->precision < 9)
+	{
+		int64_t		p = 1;
+
+		for (int64_t k = 0; k < 9 - t->precision; k++)
+			p *= 10;
+		nsec -= nsec % p;
+	}
+	c->kind = MCAST_TIME;
+	c->time.epoch = INT64_C(946684800) + f[0] * 3600 + f[1] * 60 + f[2];
+	c->time.nsec = nsec;
+}
+
+/* OID::Uuid: 32 hex digits (with - or in {}) as lower-case 8-4-4-4-12, else nil */
+static void
+cast_uuid(const MarshalNode *v, MarshalCast *c)
+{
+	char		hex[32];
+	int			nh = 0;
+	size_t		i = 0;
+	size_t		n = v->data.len;
+	const uint8_t *s = v->data.ptr;
+
+	if (v->type != MT_STRING)
+		return;
+	if (n >= 2 && s[0] == '{' && s[n - 1] == '}')
+		i = 1, n--;
+	for (; i < n; i++)
+	{
+		if (marshal_hex_digit(s[i]) >= 0 && nh < 32)
+			hex[nh++] = (char) (s[i] >= 'A' && s[i] <= 'F' ? s[i] + 32 : s[i]);
+		else if (s[i] != '-' || nh == 0 || nh % 4 != 0 || s[i - 1] == '-')
+			nh = 99;
+	}
+	if (nh != 32)
+	{
+		c->kind = MCAST_NULL;
+		return;
+	}
+	c->kind = MCAST_STRING;
+	c->len = (size_t) snprintf(c->text, sizeof(c->text), "%.8s-%.4s-%.4s-%.4s-%.12s",
+							   hex, hex + 8, hex + 12, hex + 16, hex + 20);
+}
+
+/*
+ * OID::Inet/Cidr: IPAddr.new(text).to_s, the address masked by its prefix
+ * and printed without it.  IPv4 text, and IPv6 text without a prefix or with
+ * /128 (PostgreSQL prints it canonically, as IPAddr does); other IPv6
+ * networks are left as they are.
+ */
+static void
+cast_inet(const MarshalNode *v, MarshalCast *c)
+{
+	const uint8_t *s = v->data.ptr;
+	const uint8_t *slash;
+	size_t		n;
+	unsigned	part[4];
+	int			prefix = -1;
+	int			used = 0;
+	char		text[64];
+
+	if (v->type != MT_STRING || !plain_ascii(v->data) || v->data.len >= sizeof(text))
+		return;
+	slash = memchr(s, '/', v->data.len);
+	n = slash ? (size_t) (slash - s) : v->data.len;
+	if (slash)
+	{
+		memcpy(text, slash + 1, v->data.len - n - 1);
+		text[v->data.len - n - 1] = '\0';
+		if (sscanf(text, "%d%n", &prefix, &used) != 1 || used != (int) strlen(text))
+			return;
+	}
+	memcpy(text, s, n);
+	text[n] = '\0';
+	if (memchr(s, ':', n) == NULL)
+	{
+		uint32_t	a;
+
+		if (sscanf(text, "%u.%u.%u.%u%n", &part[0], &part[1], &part[2], &part[3], &used) != 4 ||
+			used != (int) n || part[0] > 255 || part[1] > 255 || part[2] > 255 || part[3] > 255 ||
+			prefix > 32)
+			return;
+		a = part[0] << 24 | part[1] << 16 | part[2] << 8 | part[3];
+		if (prefix >= 0 && prefix < 32)
+			a &= prefix == 0 ? 0 : ~(uint32_t) 0 << (32 - prefix);
+		c->len = (size_t) snprintf(c->text, sizeof(c->text), "%u.%u.%u.%u",
+								   a >> 24, a >> 16 & 255, a >> 8 & 255, a & 255);
+	}
+	else if (prefix < 0 || prefix == 128)
+		c->len = (size_t) snprintf(c->text, sizeof(c->text), "%s", text);
+	else
+		return;
+	c->kind = MCAST_STRING;
 }
 
 /* The bytes of a String, or of a Binary::Data's @value; false if neither. */
@@ -1116,7 +1292,17 @@ marshal_record_cast(const MarshalDoc *doc, const MarshalEntry *e,
 			cast_date(&v, c);
 			return MARSHAL_OK;
 		case TK_DATETIME:
+		case TK_DATETIME_UTC:
 			return cast_datetime(doc, &v, &t, user, c, err);
+		case TK_TIME:
+			cast_time(&v, &t, c);
+			return MARSHAL_OK;
+		case TK_UUID:
+			cast_uuid(&v, c);
+			return MARSHAL_OK;
+		case TK_INET:
+			cast_inet(&v, c);
+			return MARSHAL_OK;
 		case TK_BINARY:
 		case TK_JSON:
 		case TK_SERIAL_JSON:

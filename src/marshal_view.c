@@ -70,6 +70,35 @@ marshal_find_ivar(const MarshalDoc *doc, size_t pos, uint32_t count,
 	return MARSHAL_OK;
 }
 
+/*
+ * A DelegateClass dumps [:__v2__, [ivar names], [ivar values], obj] and its
+ * as_json is obj's: *pos gets obj, else data itself.
+ */
+static MarshalStatus
+delegated(const MarshalDoc *doc, size_t data, size_t *pos, MarshalError *err)
+{
+	MarshalNode arr;
+	MarshalNode tag;
+	size_t		p;
+	MarshalStatus st;
+
+	*pos = data;
+	if ((st = marshal_node(doc, data, &arr, err)) != MARSHAL_OK)
+		return st;
+	if (arr.type != MT_ARRAY || arr.count != 4)
+		return MARSHAL_OK;
+	if ((st = marshal_node(doc, arr.items, &tag, err)) != MARSHAL_OK)
+		return st;
+	if (tag.type != MT_SYMBOL || !marshal_bytes_eq(tag.data, "__v2__"))
+		return MARSHAL_OK;
+	p = arr.items;
+	for (int i = 0; i < 3; i++)
+		if ((st = marshal_skip(doc, p, &p, err)) != MARSHAL_OK)
+			return st;
+	*pos = p;
+	return MARSHAL_OK;
+}
+
 MarshalStatus
 marshal_view(const MarshalDoc *doc, size_t pos, MarshalView *view,
 			 MarshalError *err)
@@ -143,13 +172,15 @@ marshal_view(const MarshalDoc *doc, size_t pos, MarshalView *view,
 					view->count = cls->view == MCV_TABLE ? 1 : 0;
 					return MARSHAL_OK;
 				}
-				/* OpenStruct and unknown classes: the data they dumped */
+				/* unknown classes: the data they dumped */
 				{
 					size_t		attrs;
 
-					if ((st = marshal_record71_attributes(doc, n->items, &attrs, err)) != MARSHAL_OK)
+					if ((st = marshal_record71_attributes(doc, n->items, &attrs, err)) != MARSHAL_OK ||
+						(st = delegated(doc, n->items, &pos, err)) != MARSHAL_OK)
 						return st;
-					pos = attrs ? attrs : n->items;
+					if (attrs)
+						pos = attrs;
 				}
 				break;
 			case MT_DATA:
