@@ -30,6 +30,17 @@
 
 #define PATH_KEY_SHOWN 40		/* bytes of a key an error message shows */
 
+/* A value's Ruby class name as an error message shows it (\xNN for non-text) */
+#define CLASS_SHOWN (PATH_KEY_SHOWN * 4 + 1)
+static const char *
+class_text(const MarshalNode *n, char buf[CLASS_SHOWN])
+{
+	MarshalBytes cls = marshal_class_name(n);
+
+	marshal_printable(cls.ptr, cls.len, PATH_KEY_SHOWN, buf, CLASS_SHOWN);
+	return buf;
+}
+
 typedef struct Walk
 {
 	const MarshalDoc *doc;
@@ -385,12 +396,10 @@ emit_range(Walk *w, const MarshalNode *n)
 	if (!end)
 		return fail(w, MARSHAL_ERR_UNREPRESENTABLE, n->pos, "Range without begin, end and excl");
 	{
-		MarshalBytes cls = marshal_class_name(&e);
-		char		name[PATH_KEY_SHOWN * 4 + 1];
+		char		name[CLASS_SHOWN];
 
-		marshal_printable(cls.ptr, cls.len, PATH_KEY_SHOWN, name, sizeof(name));
 		return fail(w, MARSHAL_ERR_UNREPRESENTABLE, n->pos,
-					"a Range of %s cannot be converted", name);
+					"a Range of %s cannot be converted", class_text(&e, name));
 	}
 }
 
@@ -443,12 +452,10 @@ emit_key(Walk *w, const MarshalEntry *e, const MarshalLeaf *leaf)
 		}
 		TRY(marshal_node(w->doc, e->key, &n, w->err));
 		{
-			MarshalBytes cls = marshal_class_name(&n);
-			char		name[PATH_KEY_SHOWN * 4 + 1];
+			char		name[CLASS_SHOWN];
 
-			marshal_printable(cls.ptr, cls.len, PATH_KEY_SHOWN, name, sizeof(name));
 			return fail(w, MARSHAL_ERR_UNREPRESENTABLE, at,
-						"a hash key of class %s cannot be converted", name);
+						"a hash key of class %s cannot be converted", class_text(&n, name));
 		}
 	}
 	if (w->depth < PATH_STEPS)
@@ -859,12 +866,10 @@ emit_to_s(Walk *w, const MarshalNode *n)
 	marshal_free(w->hooks, out);
 	if (st == MARSHAL_OK && !ok)
 	{
-		MarshalBytes cls = marshal_class_name(n);
-		char		name[PATH_KEY_SHOWN * 4 + 1];
+		char		name[CLASS_SHOWN];
 
-		marshal_printable(cls.ptr, cls.len, PATH_KEY_SHOWN, name, sizeof(name));
 		return fail(w, MARSHAL_ERR_UNREPRESENTABLE, n->pos,
-					"%s without the instance variables its to_s reads", name);
+					"%s without the instance variables its to_s reads", class_text(n, name));
 	}
 	return st;
 }
@@ -1159,9 +1164,13 @@ emit_value(Walk *w, size_t pos, size_t *next)
 
 	for (uint32_t i = 0; i < w->nactive; i++)
 		if (w->active[i] == n.pos)
+		{
+			char		name[CLASS_SHOWN];
+
 			return fail(w, MARSHAL_ERR_UNREPRESENTABLE, pos,
 						"%s contains itself (object link to offset %zu)",
-						marshal_type_name(n.type), n.pos);
+						class_text(&n, name), n.pos);
+		}
 	if (++w->depth % 8 == 0 && w->hooks && w->hooks->check_stack)
 		w->hooks->check_stack(w->hooks->ctx);
 	if (w->nactive == w->activecap)
