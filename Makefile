@@ -3,9 +3,9 @@ EXTENSION = rbmarshal
 EXTVERSION = $(shell sed -n "s/^default_version = '\\(.*\\)'$$/\\1/p" $(EXTENSION).control)
 
 MODULE_big = rbmarshal
-CODEC_OBJS = src/marshal_reader.o src/marshal_hex_base64.o src/marshal_cursor.o src/marshal_numbers_dates.o src/marshal_json.o src/marshal_json_text.o src/marshal_time.o src/marshal_writer.o src/marshal_reencode.o src/marshal_view.o src/marshal_class.o src/marshal_literal.o src/marshal_inspect.o src/marshal_rails_cache.o src/marshal_activerecord.o src/marshal_to_s.o
+CODEC_OBJS = src/marshal_reader.o src/marshal_hex_base64.o src/marshal_cursor.o src/marshal_numbers_dates.o src/marshal_json.o src/marshal_json_text.o src/marshal_time.o src/marshal_writer.o src/marshal_reencode.o src/marshal_view.o src/marshal_class.o src/marshal_literal.o src/marshal_inspect.o src/marshal_rails_cache.o src/marshal_activerecord.o src/marshal_to_s.o src/marshal_edit.o
 SHLIB_LINK = -lz -lyaml
-OBJS = $(CODEC_OBJS) src/rbmarshal.o src/rbmarshal_io.o src/rbmarshal_to_jsonb.o src/rbmarshal_from_jsonb.o src/rbmarshal_transcode.o src/rbmarshal_nav.o src/rbmarshal_cast.o src/rbmarshal_subs.o src/rbmarshal_build.o src/rbmarshal_rails_cache.o src/rbmarshal_yaml.o
+OBJS = $(CODEC_OBJS) src/rbmarshal.o src/rbmarshal_io.o src/rbmarshal_to_jsonb.o src/rbmarshal_from_jsonb.o src/rbmarshal_transcode.o src/rbmarshal_nav.o src/rbmarshal_cast.o src/rbmarshal_subs.o src/rbmarshal_build.o src/rbmarshal_rails_cache.o src/rbmarshal_yaml.o src/rbmarshal_edit.o
 
 # The install script of EXTVERSION is built from src/rbmarshal.sql; released
 # scripts (frozen) and upgrade scripts are committed as they are.
@@ -13,7 +13,7 @@ DATA_built = $(EXTENSION)--$(EXTVERSION).sql
 DATA = $(filter-out $(DATA_built),$(wildcard $(EXTENSION)--*.sql))
 
 # each test runs alone (tables several read: sql/include/shared_tables.sql)
-REGRESS = fixtures io compare copy errors jsonb differential navigation builders migrate rails fidelity adversarial literal limits
+REGRESS = fixtures io compare copy errors jsonb differential navigation builders migrate rails fidelity adversarial literal limits edit
 REGRESS_OPTS = --load-extension=$(EXTENSION)
 
 # Warnings are errors in every build (CI and developers alike).
@@ -34,7 +34,7 @@ $(OBJS): $(wildcard src/marshal*.h) src/rbmarshal.h
 
 # --- the codec on its own: unit tests, sanitizers, fuzzers -----------------
 
-CODEC_SRC = src/marshal_reader.c src/marshal_hex_base64.c src/marshal_cursor.c src/marshal_numbers_dates.c src/marshal_json.c src/marshal_json_text.c src/marshal_time.c src/marshal_writer.c src/marshal_reencode.c src/marshal_view.c src/marshal_class.c src/marshal_literal.c src/marshal_inspect.c src/marshal_rails_cache.c src/marshal_activerecord.c src/marshal_to_s.c
+CODEC_SRC = src/marshal_reader.c src/marshal_hex_base64.c src/marshal_cursor.c src/marshal_numbers_dates.c src/marshal_json.c src/marshal_json_text.c src/marshal_time.c src/marshal_writer.c src/marshal_reencode.c src/marshal_view.c src/marshal_class.c src/marshal_literal.c src/marshal_inspect.c src/marshal_rails_cache.c src/marshal_activerecord.c src/marshal_to_s.c src/marshal_edit.c
 UNIT_CFLAGS = -std=c11 -g -O2 -Wall -Wextra -Werror -Isrc
 
 test/unit/test_codec: test/unit/test_codec.c $(CODEC_SRC) $(wildcard src/marshal*.h)

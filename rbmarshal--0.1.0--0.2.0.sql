@@ -18,3 +18,37 @@ EXCEPTION WHEN others THEN
 	END IF;
 	RETURN SQLERRM || coalesce(': ' || nullif(detail, ''), '');
 END $$;
+
+-- changing values: the bytes Marshal.dump writes after the same change is
+-- made in Ruby to Marshal.load(v)
+
+CREATE FUNCTION rbmarshal_classes(rbmarshal) RETURNS SETOF text
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION rbmarshal_classes(rbmarshal) IS 'every class and module name the value references, each once';
+CREATE FUNCTION rbmarshal_rename_class(value rbmarshal, "from" text, "to" text) RETURNS rbmarshal
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION rbmarshal_rename_class(rbmarshal, text, text) IS 'every reference to class "from" (and constants in it) made to "to"';
+CREATE FUNCTION rbmarshal_delete(rbmarshal, text) RETURNS rbmarshal
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION rbmarshal_delete(rbmarshal, text[]) RETURNS rbmarshal
+	AS 'MODULE_PATHNAME', 'rbmarshal_delete_keys' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION rbmarshal_delete(rbmarshal, integer) RETURNS rbmarshal
+	AS 'MODULE_PATHNAME', 'rbmarshal_delete_index' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION rbmarshal_delete_path(rbmarshal, text[]) RETURNS rbmarshal
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION rbmarshal_set(target rbmarshal, path text[], new_value rbmarshal,
+							  create_if_missing boolean DEFAULT true) RETURNS rbmarshal
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION rbmarshal_set(rbmarshal, text[], rbmarshal, boolean) IS 'target.dig(*path[0..-2])[path[-1]] = new_value, as jsonb_set';
+CREATE FUNCTION rbmarshal_insert(target rbmarshal, path text[], new_value rbmarshal,
+								 insert_after boolean DEFAULT false) RETURNS rbmarshal
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION rbmarshal_insert(rbmarshal, text[], rbmarshal, boolean) IS 'new_value inserted into an Array, or under a new Hash key, as jsonb_insert';
+CREATE FUNCTION rbmarshal_concat(rbmarshal, rbmarshal) RETURNS rbmarshal
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE OPERATOR - (LEFTARG = rbmarshal, RIGHTARG = text, PROCEDURE = rbmarshal_delete);
+CREATE OPERATOR - (LEFTARG = rbmarshal, RIGHTARG = text[], PROCEDURE = rbmarshal_delete);
+CREATE OPERATOR - (LEFTARG = rbmarshal, RIGHTARG = integer, PROCEDURE = rbmarshal_delete);
+CREATE OPERATOR #- (LEFTARG = rbmarshal, RIGHTARG = text[], PROCEDURE = rbmarshal_delete_path);
+CREATE OPERATOR || (LEFTARG = rbmarshal, RIGHTARG = rbmarshal, PROCEDURE = rbmarshal_concat);

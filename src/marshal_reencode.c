@@ -11,6 +11,7 @@
  * it would dump them again.
  */
 #include "marshal_internal.h"
+#include "marshal_edit.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,6 +40,14 @@ typedef struct Reenc
 	size_t		cap;			/* power of two */
 	uint32_t	depth;
 	uint32_t	max_depth;
+	/* a change to make while writing (marshal_edit.h), made once */
+	const MarshalChange *change;
+	bool		applied;
+	struct Reenc *other;		/* the change's other document */
+	uint8_t    *name;			/* a renamed class name */
+	size_t		namecap;
+	/* where the document's frozen String keys and zones are (as a table) */
+	struct Reenc *fstrings;
 } Reenc;
 
 static MarshalStatus re_value(Reenc *r, size_t pos, size_t *next);
@@ -107,6 +116,51 @@ damaged(Reenc *r, size_t pos, const char *what)
 	r->err->offset = pos;
 	snprintf(r->err->detail, sizeof(r->err->detail), "damaged value: %s", what);
 	return MARSHAL_ERR_FORMAT;
+}
+
+static MarshalStatus
+no_memory(Reenc *r)
+{
+	r->err->status = MARSHAL_ERR_NOMEM;
+	snprintf(r->err->detail, sizeof(r->err->detail), "out of memory");
+	return MARSHAL_ERR_NOMEM;
+}
+
+/*
+ * A class or module name as the change writes it: reported, and renamed if
+ * it is the class renamed or a constant nested in it (From::Inner).
+ */
+static MarshalStatus
+class_name(Reenc *r, MarshalBytes *name)
+{
+	const MarshalChange *c = r->change;
+	size_t		fl;
+	size_t		need;
+
+	if (c == NULL)
+		return MARSHAL_OK;
+	if (c->on_class && !c->on_class(c->ctx, name->ptr, name->len))
+		return no_memory(r);
+	fl = c->from.len;
+	if (fl == 0 || name->len < fl || memcmp(name->ptr, c->from.ptr, fl) != 0 ||
+		(name->len > fl && (name->len < fl + 2 || memcmp(name->ptr + fl, "::", 2) != 0)))
+		return MARSHAL_OK;
+	need = c->to.len + name->len - fl;
+	if (need > r->namecap)
+	{
+		uint8_t    *b = marshal_alloc(r->hooks, need);
+
+		if (b == NULL)
+			return no_memory(r);
+		marshal_free(r->hooks, r->name);
+		r->name = b;
+		r->namecap = need;
+	}
+	memcpy(r->name, c->to.ptr, c->to.len);
+	memcpy(r->name + c->to.len, name->ptr + fl, name->len - fl);
+	name->ptr = r->name;
+	name->len = need;
+	return MARSHAL_OK;
 }
 
 /* Is the pair (name, value at pos) an encoding ivar (MRI's sym2encidx)? */
@@ -230,9 +284,144 @@ re_fstring_key(Reenc *r, size_t pos, size_t *next, bool *done)
 		return MARSHAL_OK;
 	TRY(remember(r, pos, marshal_write_fstring(r->w, k.data.ptr, k.data.len,
 											   k.encoding)));
+	if (r->fstrings && written_at(r->fstrings, pos) < 0)
+		TRY(remember(r->fstrings, pos, 0));
 	*next = k.next;
 	*done = true;
 	return MARSHAL_OK;
+}
+
+/*
+ * A key or value of the change's other document, written where the changed
+ * container has it; a plain Hash's String key as the frozen key Ruby keeps.
+ */
+static MarshalStatus
+re_other(Reenc *r, size_t pos, bool fstring_key)
+{
+	Reenc	   *o = r->other;
+	size_t		next;
+	bool		done = false;
+
+	o->depth = r->depth;
+	if (fstring_key)
+		TRY(re_fstring_key(o, pos, &next, &done));
+	if (!done)
+		TRY(re_value(o, pos, &next));
+	return MARSHAL_OK;
+}
+
+/*
+ * Loading stores a Hash's String keys as frozen, deduplicated strings
+ * (rb_hash_key_str), a subclass's too, so MRI dumps equal keys as one
+ * object; an identity Hash (C :Hash, innermost) keeps its own.
+ */
+static bool
+identity_hash(const MarshalNode *n)
+{
+	return n->uclass.len == 4 && memcmp(n->uclass.ptr, "Hash", 4) == 0;
+}
+
+/* The entries added before entry i of the changed container n. */
+static MarshalStatus
+re_additions(Reenc *r, const MarshalNode *n, uint32_t i, uint32_t *k)
+{
+	const MarshalChange *c = r->change;
+	bool		fstring_keys = !identity_hash(n);
+
+	for (; *k < c->nadds && c->adds[*k].before == i; (*k)++)
+	{
+		const MarshalAddition *a = &c->adds[*k];
+
+		switch (a->key_kind)
+		{
+			case MKEY_NONE:
+				break;
+			case MKEY_SYMBOL:
+				marshal_write_symbol(r->w, a->key.ptr, a->key.len);
+				break;
+			case MKEY_STRING:
+				if (fstring_keys)
+					(void) marshal_write_fstring(r->w, a->key.ptr, a->key.len, a->key_enc);
+				else
+					marshal_write_string(r->w, a->key.ptr, a->key.len, a->key_enc);
+				break;
+			case MKEY_VALUE:
+				TRY(re_other(r, a->key_pos, fstring_keys));
+				break;
+		}
+		TRY(re_other(r, a->value, false));
+	}
+	return MARSHAL_OK;
+}
+
+static void reenc_free(Reenc *r);
+
+/*
+ * A value the change drops, read through without keeping what is written:
+ * the frozen Strings in it are noted, as links from elsewhere to them are
+ * links to the one frozen String of their text.
+ */
+static MarshalStatus
+note_dropped(Reenc *r, size_t pos)
+{
+	Reenc		s = *r;
+	size_t		next;
+	MarshalStatus st;
+
+	if (r->fstrings == NULL)
+		return MARSHAL_OK;
+	s.w = marshal_writer_new(r->hooks);
+	if (s.w == NULL)
+		return no_memory(r);
+	s.written = NULL;
+	s.nwritten = s.cap = 0;
+	s.name = NULL;
+	s.namecap = 0;
+	s.change = NULL;
+	st = re_value(&s, pos, &next);
+	reenc_free(&s);
+	marshal_writer_free(s.w);
+	return st;
+}
+
+/*
+ * Entry i of the container being written, if the change drops or replaces
+ * it: the key (or name) at p, if any, is written or skipped, and the value
+ * skipped; *done when so.
+ */
+static MarshalStatus
+re_changed_entry(Reenc *r, const MarshalChange *c, uint32_t i, size_t *p,
+				 bool keyed, bool *done)
+{
+	*done = false;
+	if (c == NULL || i >= c->nentries)
+		return MARSHAL_OK;
+	if (c->drop && c->drop[i])
+	{
+		if (keyed)
+		{
+			TRY(note_dropped(r, *p));
+			TRY(marshal_skip(r->doc, *p, p, r->err));
+		}
+		TRY(note_dropped(r, *p));
+		TRY(marshal_skip(r->doc, *p, p, r->err));
+		*done = true;
+	}
+	else if (c->replace && c->replace[i])
+	{
+		/* the caller wrote the key */
+		TRY(note_dropped(r, *p));
+		TRY(marshal_skip(r->doc, *p, p, r->err));
+		TRY(re_other(r, c->replace[i], false));
+		*done = true;
+	}
+	return MARSHAL_OK;
+}
+
+static bool
+dropped(const MarshalChange *c, uint32_t i)
+{
+	return c && c->drop && i < c->nentries && c->drop[i];
 }
 
 /* Containers: the elements follow node->items. */
@@ -241,33 +430,66 @@ re_container(Reenc *r, const MarshalNode *n, int64_t orig, size_t *end)
 {
 	size_t		p = n->items;
 	uint32_t	slot = marshal_writer_objects(r->w);
+	const MarshalChange *c = NULL;
+	uint32_t	count = n->count;
+	uint32_t	k = 0;
+	bool		done;
 
+	if (r->change && !r->applied && r->change->target == (size_t) orig)
+	{
+		c = r->change;
+		r->applied = true;
+		count += c->nadds;
+		for (uint32_t i = 0; i < n->count; i++)
+			count -= dropped(c, i);
+	}
 	switch (n->type)
 	{
 		case MT_ARRAY:
-			marshal_write_array(r->w, n->count);
-			TRY(remember(r, (size_t) orig, slot));
+			marshal_write_array(r->w, count);
+			if (c == NULL || c->fresh == MFRESH_NONE)
+				TRY(remember(r, (size_t) orig, slot));
 			for (uint32_t i = 0; i < n->count; i++)
-				TRY(re_value(r, p, &p));
+			{
+				if (c)
+					TRY(re_additions(r, n, i, &k));
+				TRY(re_changed_entry(r, c, i, &p, false, &done));
+				if (!done)
+					TRY(re_value(r, p, &p));
+			}
 			break;
 		case MT_HASH:
 		case MT_HASH_DEF:
 			if (n->type == MT_HASH)
-				marshal_write_hash(r->w, n->count);
+				marshal_write_hash(r->w, count);
 			else
-				marshal_write_hash_with_default(r->w, n->count);
-			TRY(remember(r, (size_t) orig, slot));
+				marshal_write_hash_with_default(r->w, count);
+			if (c == NULL || c->fresh == MFRESH_NONE)
+				TRY(remember(r, (size_t) orig, slot));
 			for (uint32_t i = 0; i < 2 * n->count + (n->type == MT_HASH_DEF); i++)
 			{
-				/*
-				 * Loading stores String keys as frozen, deduplicated
-				 * strings (rb_hash_key_str), so MRI dumps equal keys as one
-				 * object; an identity Hash (C :Hash) keeps its own.
-				 */
-				if (i % 2 == 0 && i < 2 * n->count && n->uclass.len == 0)
+				if (c && i % 2 == 0 && i < 2 * n->count)
 				{
-					bool		done;
+					TRY(re_additions(r, n, i / 2, &k));
+					if (dropped(c, i / 2))
+					{
+						TRY(re_changed_entry(r, c, i / 2, &p, true, &done));
+						i++;
+						continue;
+					}
+				}
+				if (c && i % 2 == 1)
+				{
+					TRY(re_changed_entry(r, c, i / 2, &p, false, &done));
+					if (done)
+						continue;
+				}
+				/* the default value follows the pairs and additions */
+				if (c && i == 2 * n->count)
+					TRY(re_additions(r, n, n->count, &k));
 
+				if (i % 2 == 0 && i < 2 * n->count && !identity_hash(n))
+				{
 					TRY(re_fstring_key(r, p, &p, &done));
 					if (done)
 						continue;
@@ -277,7 +499,12 @@ re_container(Reenc *r, const MarshalNode *n, int64_t orig, size_t *end)
 			break;
 		case MT_STRUCT:
 		case MT_OBJECT:
-			marshal_write_named(r->w, n->type, n->cls.ptr, n->cls.len, n->count);
+			{
+				MarshalBytes cls = n->cls;
+
+				TRY(class_name(r, &cls));
+				marshal_write_named(r->w, n->type, cls.ptr, cls.len, count);
+			}
 			TRY(remember(r, (size_t) orig, slot));
 			for (uint32_t i = 0; i < n->count; i++)
 			{
@@ -285,20 +512,38 @@ re_container(Reenc *r, const MarshalNode *n, int64_t orig, size_t *end)
 				MarshalEncoding enc;
 				MarshalBytes encname;
 
+				if (c)
+					TRY(re_additions(r, n, i, &k));
+				if (dropped(c, i))
+				{
+					TRY(re_changed_entry(r, c, i, &p, true, &done));
+					continue;
+				}
 				TRY(marshal_symbol(r->doc, p, &name, &enc, &encname, &p, r->err));
 				marshal_write_symbol_enc(r->w, name.ptr, name.len, enc, encname);
-				TRY(re_value(r, p, &p));
+				TRY(re_changed_entry(r, c, i, &p, false, &done));
+				if (!done)
+					TRY(re_value(r, p, &p));
 			}
 			break;
 		case MT_USRMARSHAL:
 		case MT_DATA:
-			marshal_write_named(r->w, n->type, n->cls.ptr, n->cls.len, 0);
+			{
+				MarshalBytes cls = n->cls;
+
+				TRY(class_name(r, &cls));
+				marshal_write_named(r->w, n->type, cls.ptr, cls.len, 0);
+			}
 			TRY(remember(r, (size_t) orig, slot));
 			TRY(re_value(r, p, &p));
 			break;
 		default:
 			return damaged(r, n->pos, "unexpected container");
 	}
+	/* additions at the end (a Hash's come before its default) */
+	if (c && (n->type == MT_ARRAY || n->type == MT_HASH || n->type == MT_STRUCT ||
+			  n->type == MT_OBJECT))
+		TRY(re_additions(r, n, n->count, &k));
 	*end = p;
 	return MARSHAL_OK;
 }
@@ -313,6 +558,7 @@ re_value(Reenc *r, size_t pos, size_t *next)
 	MarshalStatus st = MARSHAL_OK;
 	bool		seen_ivar = false;
 	bool		between = false;	/* an e or C between the I and the value */
+	MarshalFresh fresh = MFRESH_NONE;	/* the changed container, copied */
 
 	if (pos >= doc->len)
 		return damaged(r, pos, "missing value");
@@ -335,7 +581,13 @@ re_value(Reenc *r, size_t pos, size_t *next)
 		/* first use inside the value of an object written outside it */
 		{
 			size_t		ignored;
+			bool		done = false;
 
+			/* a frozen key or zone is one object with its equals */
+			if (r->fstrings && written_at(r->fstrings, doc->index.obj_pos[k]) >= 0)
+				TRY(re_fstring_key(r, doc->index.obj_pos[k], &ignored, &done));
+			if (done)
+				return MARSHAL_OK;
 			return re_value(r, doc->index.obj_pos[k], &ignored);
 		}
 	}
@@ -362,6 +614,8 @@ re_value(Reenc *r, size_t pos, size_t *next)
 	}
 	TRY(marshal_node(doc, pos, &n, r->err));
 	orig = (int64_t) pos;
+	if (r->change && !r->applied && r->change->target == pos)
+		fresh = r->change->fresh;
 
 	/* the wrappers, in MRI's order: I, e..., C */
 	if (n.type != MT_SYMBOL)
@@ -397,6 +651,13 @@ re_value(Reenc *r, size_t pos, size_t *next)
 				between = true;
 			if (c == MT_IVAR && to_link)
 				continue;
+			/* a dup has no extended modules; a new Array or Hash, nothing */
+			if (fresh == MFRESH_PLAIN || (fresh == MFRESH_DUP && c == MT_EXTENDED))
+			{
+				if (c != MT_IVAR)
+					TRY(marshal_symbol(doc, p, &name, NULL, NULL, &p, r->err));
+				continue;
+			}
 			if (c == MT_IVAR)
 			{
 				/* MRI writes no I for a flat value left without ivars */
@@ -418,6 +679,7 @@ re_value(Reenc *r, size_t pos, size_t *next)
 				continue;
 			}
 			TRY(marshal_symbol(doc, p, &name, NULL, NULL, &p, r->err));
+			TRY(class_name(r, &name));
 			if (c == MT_EXTENDED)
 				marshal_write_extended(r->w, name.ptr, name.len);
 			else
@@ -489,11 +751,21 @@ re_value(Reenc *r, size_t pos, size_t *next)
 		case MT_MODULE_OLD:
 			/* the old-style M named a module; MRI writes modules as m */
 			TRY(remember(r, (size_t) orig, marshal_writer_objects(r->w)));
-			marshal_write_class(r->w, n.type == MT_MODULE_OLD ? MT_MODULE : n.type,
-								n.data.ptr, n.data.len);
+			{
+				MarshalBytes cls = n.data;
+
+				TRY(class_name(r, &cls));
+				marshal_write_class(r->w, n.type == MT_MODULE_OLD ? MT_MODULE : n.type,
+									cls.ptr, cls.len);
+			}
 			break;
 		case MT_USERDEF:
-			marshal_write_userdef(r->w, n.cls.ptr, n.cls.len, n.data.ptr, n.data.len);
+			{
+				MarshalBytes cls = n.cls;
+
+				TRY(class_name(r, &cls));
+				marshal_write_userdef(r->w, cls.ptr, cls.len, n.data.ptr, n.data.len);
+			}
 			/*
 			 * MRI numbers a u after its own ivars, unless a C or an e stands
 			 * between the I and the u (I C :S u ..., I e :M u ...; r_object0
@@ -533,8 +805,11 @@ re_value(Reenc *r, size_t pos, size_t *next)
 			MarshalBytes none = {NULL, 0};
 
 		TRY(marshal_long(doc, *next, &count, &p, r->err));
-		TRY(re_ivars(r, p, count, MENC_BINARY, none, false,
-					 n.type == MT_HASH || n.type == MT_HASH_DEF, next));
+		if (fresh == MFRESH_PLAIN)
+			TRY(marshal_for_each_ivar(doc, p, (uint32_t) count, NULL, NULL, next, r->err));
+		else
+			TRY(re_ivars(r, p, count, MENC_BINARY, none, false,
+						 n.type == MT_HASH || n.type == MT_HASH_DEF, next));
 	}
 	r->depth--;
 	return MARSHAL_OK;
@@ -557,6 +832,53 @@ marshal_reencode_into(MarshalWriter *w, const MarshalDoc *doc, size_t pos,
 	err->status = MARSHAL_OK;
 	st = re_value(&r, pos, &next);
 	marshal_free(hooks, r.written);
+	return st;
+}
+
+static void
+reenc_free(Reenc *r)
+{
+	marshal_free(r->hooks, r->written);
+	marshal_free(r->hooks, r->name);
+}
+
+MarshalStatus
+marshal_reencode_changed(const MarshalDoc *doc, const MarshalChange *change,
+						 const MarshalHooks *hooks, uint32_t max_depth,
+						 uint8_t **out, size_t *len, MarshalError *err)
+{
+	Reenc		r;
+	Reenc		o;
+	Reenc		f;
+	size_t		next;
+	MarshalStatus st;
+
+	memset(&f, 0, sizeof(f));
+	f.hooks = hooks;
+	f.err = err;
+	memset(&r, 0, sizeof(r));
+	r.fstrings = &f;
+	r.doc = doc;
+	r.err = err;
+	r.hooks = hooks;
+	r.max_depth = max_depth ? max_depth : MARSHAL_DEFAULT_MAX_DEPTH;
+	r.change = change;
+	r.w = marshal_writer_new(hooks);
+	if (r.w == NULL)
+		return no_memory(&r);
+	o = r;
+	o.change = NULL;
+	o.fstrings = NULL;
+	o.doc = change->other;
+	r.other = &o;
+	err->status = MARSHAL_OK;
+	st = re_value(&r, MARSHAL_ROOT, &next);
+	reenc_free(&r);
+	reenc_free(&o);
+	reenc_free(&f);
+	if (st == MARSHAL_OK)
+		return marshal_writer_finish(r.w, out, len);
+	marshal_writer_free(r.w);
 	return st;
 }
 

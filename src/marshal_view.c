@@ -483,8 +483,8 @@ key_by_bytes(const MarshalDoc *doc, size_t pos, const char *key,
  * Whether the entry's key, read as text (to_s), is the key sought: a key in
  * another encoding compares as the UTF-8 it converts to.
  */
-static MarshalStatus
-entry_matches(const MarshalDoc *doc, const MarshalEntry *e, const char *key,
+MarshalStatus
+marshal_entry_matches(const MarshalDoc *doc, const MarshalEntry *e, const char *key,
 			  size_t keylen, const MarshalTranscoder *transcoder, bool *match,
 			  MarshalError *err)
 {
@@ -553,7 +553,7 @@ hash_find(const MarshalDoc *doc, const MarshalView *view, const char *key,
 			MarshalEntry e = {.key = pos, .value = vpos};
 			bool		match;
 
-			if ((st = entry_matches(doc, &e, key, keylen, transcoder, &match, err)) != MARSHAL_OK)
+			if ((st = marshal_entry_matches(doc, &e, key, keylen, transcoder, &match, err)) != MARSHAL_OK)
 				return st;
 			if (match)
 				*found = vpos;
@@ -666,7 +666,7 @@ view_find(const MarshalDoc *doc, const MarshalView *view,
 			if (kb != KEY_UNSURE)
 				continue;
 		}
-		if ((st = entry_matches(doc, &e, key, keylen, transcoder, &match, err)) != MARSHAL_OK)
+		if ((st = marshal_entry_matches(doc, &e, key, keylen, transcoder, &match, err)) != MARSHAL_OK)
 			return st;
 		if (match)
 		{

@@ -204,6 +204,13 @@ extern MarshalStatus marshal_view_find(const MarshalDoc *doc,
 									   const MarshalTranscoder *transcoder,
 									   size_t *found, MarshalError *err);
 
+/* Whether an entry's key, read as text (to_s), is key, as find matches. */
+extern MarshalStatus marshal_entry_matches(const MarshalDoc *doc,
+										   const MarshalEntry *e,
+										   const char *key, size_t keylen,
+										   const MarshalTranscoder *transcoder,
+										   bool *match, MarshalError *err);
+
 /* As marshal_view_find for a key, giving the whole entry (value 0: none). */
 extern MarshalStatus marshal_view_find_entry(const MarshalDoc *doc,
 											 const MarshalView *view,

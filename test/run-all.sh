@@ -90,6 +90,11 @@ bash test/rails/check.sh >"$log/rails" 2>&1
 cat "$log/rails"
 tally rails-fixtures "$log/rails"
 
+echo "== edit cases reproduce from Ruby"
+bash test/edit/check.sh >"$log/edit" 2>&1
+cat "$log/edit"
+tally edit-fixtures "$log/edit"
+
 echo "== regression suite (pg_regress in a throwaway cluster)"
 step install make -s install
 rm -rf results regression.diffs regression.out
