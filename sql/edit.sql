@@ -54,6 +54,37 @@ SELECT rbmarshal_inspect(rbmarshal_set(v, '{0,a}', '2')) AS both_changed,
 SELECT rbmarshal_classes('\x04085b0a6f3a08466f6f00653a064d6f3b000049433a0653220661063a0645547b063a06616906533a075374063b096906'::bytea::rbmarshal);
 SELECT count(*) FROM rbmarshal_classes('[1, "a", {b: 2}]');
 
+-- Containment and jsonpath on the type: the jsonb view's answers, by
+-- inlined SQL functions, so an expression index on (v::jsonb) serves them
+CREATE TABLE edit_cache (key text, value rbmarshal);
+INSERT INTO edit_cache
+SELECT 'k' || i, rbmarshal_build_hash('user_id', i, 'roles',
+       CASE WHEN i % 100 = 0 THEN '[:admin]'::rbmarshal ELSE '[:user]'::rbmarshal END)
+  FROM generate_series(1, 2000) i;
+CREATE INDEX edit_cache_jsonb ON edit_cache USING gin ((value::jsonb) jsonb_path_ops);
+ANALYZE edit_cache;
+SET enable_seqscan = off;
+EXPLAIN (COSTS OFF) SELECT key FROM edit_cache WHERE value @> '{"roles": ["admin"]}';
+EXPLAIN (COSTS OFF) SELECT key FROM edit_cache WHERE value @? '$.roles[*] ? (@ == "admin")';
+EXPLAIN (COSTS OFF) SELECT key FROM edit_cache WHERE value @@ '$.user_id == 42';
+SELECT count(*) FILTER (WHERE value @> '{"roles": ["admin"]}') AS contains,
+       count(*) FILTER (WHERE value @? '$.roles[*] ? (@ == "admin")') AS path_exists,
+       count(*) FILTER (WHERE value @@ '$.user_id < 10') AS path_match
+  FROM edit_cache;
+RESET enable_seqscan;
+SELECT count(*) FILTER (WHERE value <@ '{"roles": ["user"], "user_id": 1, "x": 2}') AS contained
+  FROM edit_cache;
+SELECT rbmarshal_path_query('{a: [1, 2, {b: :c}]}', '$.a[*]');
+-- the same answers as jsonb's operators on the view, for every fixture value
+\i sql/include/shared_tables.sql
+SELECT count(*) AS values,
+       count(*) FILTER (WHERE (v @> j) IS DISTINCT FROM (v::jsonb @> j)
+                         OR (v <@ j) IS DISTINCT FROM (v::jsonb <@ j)
+                         OR (v @? '$.**') IS DISTINCT FROM (v::jsonb @? '$.**')
+                         OR (v @@ 'exists($.a)') IS DISTINCT FROM (v::jsonb @@ 'exists($.a)')) AS differ
+  FROM (SELECT decode(hex, 'hex')::rbmarshal AS v, '{"a": 1}'::jsonb AS j
+          FROM to_json WHERE expected NOT LIKE 'ERROR%') t;
+
 -- refusals
 \set VERBOSITY terse
 SELECT '1'::rbmarshal - 'a';

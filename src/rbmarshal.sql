@@ -256,6 +256,33 @@ CREATE OPERATOR - (LEFTARG = rbmarshal, RIGHTARG = integer, PROCEDURE = rbmarsha
 CREATE OPERATOR #- (LEFTARG = rbmarshal, RIGHTARG = text[], PROCEDURE = rbmarshal_delete_path);
 CREATE OPERATOR || (LEFTARG = rbmarshal, RIGHTARG = rbmarshal, PROCEDURE = rbmarshal_concat);
 
+-- containment and jsonpath on the jsonb view: inlined, so an expression
+-- index on (v::jsonb) serves them
+CREATE FUNCTION rbmarshal_contains(rbmarshal, jsonb) RETURNS boolean
+	AS 'SELECT rbmarshal_jsonb($1) @> $2' LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION rbmarshal_contains(rbmarshal, jsonb) IS 'v::jsonb @> j';
+CREATE FUNCTION rbmarshal_contained(rbmarshal, jsonb) RETURNS boolean
+	AS 'SELECT rbmarshal_jsonb($1) <@ $2' LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION rbmarshal_contained(rbmarshal, jsonb) IS 'v::jsonb <@ j';
+CREATE FUNCTION rbmarshal_path_exists(rbmarshal, jsonpath) RETURNS boolean
+	AS 'SELECT rbmarshal_jsonb($1) @? $2' LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION rbmarshal_path_exists(rbmarshal, jsonpath) IS 'v::jsonb @? path';
+CREATE FUNCTION rbmarshal_path_match(rbmarshal, jsonpath) RETURNS boolean
+	AS 'SELECT rbmarshal_jsonb($1) @@ $2' LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION rbmarshal_path_match(rbmarshal, jsonpath) IS 'v::jsonb @@ path';
+CREATE FUNCTION rbmarshal_path_query(rbmarshal, jsonpath) RETURNS SETOF jsonb
+	AS 'SELECT jsonb_path_query(rbmarshal_jsonb($1), $2)' LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION rbmarshal_path_query(rbmarshal, jsonpath) IS 'jsonb_path_query(v::jsonb, path)';
+
+CREATE OPERATOR @> (LEFTARG = rbmarshal, RIGHTARG = jsonb, PROCEDURE = rbmarshal_contains,
+	RESTRICT = matchingsel, JOIN = matchingjoinsel);
+CREATE OPERATOR <@ (LEFTARG = rbmarshal, RIGHTARG = jsonb, PROCEDURE = rbmarshal_contained,
+	RESTRICT = matchingsel, JOIN = matchingjoinsel);
+CREATE OPERATOR @? (LEFTARG = rbmarshal, RIGHTARG = jsonpath, PROCEDURE = rbmarshal_path_exists,
+	RESTRICT = matchingsel, JOIN = matchingjoinsel);
+CREATE OPERATOR @@ (LEFTARG = rbmarshal, RIGHTARG = jsonpath, PROCEDURE = rbmarshal_path_match,
+	RESTRICT = matchingsel, JOIN = matchingjoinsel);
+
 -- typed casts: the Ruby value as the PostgreSQL value of the same meaning
 
 CREATE FUNCTION rbmarshal_to_numeric(rbmarshal) RETURNS numeric
