@@ -6,7 +6,10 @@
 #     (every member object with its markings, owners, grants, comments,
 #     policies; compared as a normalized binary-upgrade schema dump, the one
 #     pg_dump mode that writes an extension's member objects);
-#   - the values stored under 0.1.0 read the same afterwards.
+#   - the values stored under 0.1.0 read the same afterwards;
+#   - a pg_dump made under 0.1.0 restores into the current version (pg_dump
+#     writes CREATE EXTENSION without a version: the restore gets the default)
+#     with the same values, its config tables' rows (the migration's) too.
 # The extension must be installed (make install).  Last line:
 # "upgrade: N passed, N failed".
 set -uo pipefail
@@ -17,6 +20,7 @@ ok() { echo "ok - $1"; passed=$((passed + 1)); }
 not_ok() { echo "not ok - $1"; failed=$((failed + 1)); }
 old=rbmarshal_upgrade_old
 new=rbmarshal_upgrade_new
+restored=rbmarshal_upgrade_restored
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 current=$(sed -n "s/^default_version = '\(.*\)'$/\1/p" rbmarshal.control)
@@ -30,7 +34,8 @@ else
 fi
 
 psql -X -q -d postgres -c "DROP DATABASE IF EXISTS $old" -c "DROP DATABASE IF EXISTS $new" \
-	-c "CREATE DATABASE $old" -c "CREATE DATABASE $new" >/dev/null
+	-c "DROP DATABASE IF EXISTS $restored" -c "CREATE DATABASE $old" -c "CREATE DATABASE $new" \
+	-c "CREATE DATABASE $restored" >/dev/null
 q() { psql -X -q -At -v ON_ERROR_STOP=1 "$@"; }
 
 # 0.1.0 with data: values of every kind, an index, a migration job with a bad row
@@ -51,6 +56,9 @@ q -d $old -c "CALL rbmarshal_migrate('app.src', 'data', 'target')" >/dev/null 2>
 read_values="SELECT id, v::text, v::jsonb, v -> 'user', rbmarshal_inspect(v), rbmarshal_class(v)
 	FROM app.t ORDER BY id"
 q -d $old -c "$read_values" >"$work/before"
+migration_rows="SELECT job, rows_done, rows_bad FROM rbmarshal_migration_progress ORDER BY job"
+q -d $old -c "$migration_rows" >"$work/migration.before"
+pg_dump -Fc -d $old -f "$work/old.dump"
 
 if q -d $old -c "ALTER EXTENSION rbmarshal UPDATE" &&
 	[[ $(q -d $old -c "SELECT extversion FROM pg_extension WHERE extname = 'rbmarshal'") == "$current" ]]; then
@@ -90,6 +98,19 @@ else
 	diff "$work/before" "$work/after" | head -n 20
 fi
 
-psql -X -q -d postgres -c "DROP DATABASE $old" -c "DROP DATABASE $new" >/dev/null
+# the dump made under 0.1.0, restored where the default version is current
+if pg_restore --exit-on-error -d $restored "$work/old.dump" 2>"$work/restore.log" &&
+	[[ $(q -d $restored -c "SELECT extversion FROM pg_extension WHERE extname = 'rbmarshal'") == "$current" ]] &&
+	q -d $restored -c "$read_values" >"$work/restored" && cmp -s "$work/before" "$work/restored" &&
+	q -d $restored -c "$migration_rows" >"$work/migration.restored" &&
+	[[ -s $work/migration.before ]] && cmp -s "$work/migration.before" "$work/migration.restored"; then
+	ok "a pg_dump made under 0.1.0 restores into $current with the same values"
+else
+	not_ok "a pg_dump made under 0.1.0 does not restore into $current as it was"
+	head -n 20 "$work/restore.log"
+	diff "$work/before" "$work/restored" 2>&1 | head -n 20
+fi
+
+psql -X -q -d postgres -c "DROP DATABASE $old" -c "DROP DATABASE $new" -c "DROP DATABASE $restored" >/dev/null
 echo "upgrade: $passed passed, $failed failed"
 [[ $failed -eq 0 ]]
