@@ -491,6 +491,9 @@ marshal_edit_path(const MarshalDoc *doc, const MarshalEditArgs *args,
 	e.doc = doc;
 	e.hooks = hooks;
 	e.change.other = args->value ? args->value : doc;
+	/* a HashWithIndifferentAccess converts what []= stores */
+	if (marshal_bytes_eq(view.node.uclass, MARSHAL_HWIA))
+		e.change.convert = MCONV_ASSIGN;
 	if ((st = edit_start(&e, &view, err)) != MARSHAL_OK)
 		goto done;
 	switch (args->kind)
@@ -669,11 +672,14 @@ marshal_concat(const MarshalDoc *v, const MarshalDoc *w,
 			goto done;
 		}
 		memset(e.change.replace, 0, (a.count + 1) * sizeof(size_t));
-		indifferent = marshal_bytes_eq(a.uclass, "ActiveSupport::HashWithIndifferentAccess");
+		indifferent = marshal_bytes_eq(a.uclass, MARSHAL_HWIA);
+		if (indifferent)
+			e.change.convert = MCONV_UPDATE;
 		vk = buf;
 		vv = vk + a.count;
 		wk = vv + a.count;
 		wv = wk + b.count;
+		e.change.frozen = wk;
 		if ((st = hash_pairs(v, &a, vk, vv, err)) != MARSHAL_OK ||
 			(st = hash_pairs(w, &b, wk, wv, err)) != MARSHAL_OK)
 			goto done;
@@ -704,7 +710,12 @@ marshal_concat(const MarshalDoc *v, const MarshalDoc *w,
 				}
 			}
 			if (hit >= 0 && hit < a.count)
+			{
+				/* v's key stays; w's, a frozen String, is that one */
 				e.change.replace[hit] = wv[j];
+				if (b.uclass.len != 4 || memcmp(b.uclass.ptr, "Hash", 4) != 0)
+					wk[e.change.nfrozen++] = wk[j];
+			}
 			else if (hit < 0)
 			{
 				MarshalAddition *ad = &adds[e.change.nadds++];

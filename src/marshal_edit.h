@@ -40,10 +40,25 @@ typedef enum MarshalFresh
 	MFRESH_PLAIN				/* a new plain Array or Hash: no wrappers */
 } MarshalFresh;
 
+/*
+ * How a HashWithIndifferentAccess stores a value (its convert_value): a
+ * Hash becomes a new HashWithIndifferentAccess (String keys), an Array's
+ * elements are converted, in place when assigned, in a copy on update.
+ */
+typedef enum MarshalConvert
+{
+	MCONV_NONE = 0,
+	MCONV_ASSIGN,				/* []= */
+	MCONV_UPDATE				/* merge, update, and inside a new one */
+} MarshalConvert;
+
+#define MARSHAL_HWIA "ActiveSupport::HashWithIndifferentAccess"
+
 typedef struct MarshalChange
 {
 	size_t		target;			/* the changed container; 0: none */
 	MarshalFresh fresh;
+	MarshalConvert convert;		/* new values, as the target stores them */
 	uint32_t	nentries;		/* its entries (elements, pairs, ivars) */
 	uint8_t    *drop;			/* per entry: dropped; or NULL */
 	size_t	   *replace;		/* per entry: the new value's offset in
@@ -51,6 +66,9 @@ typedef struct MarshalChange
 	MarshalAddition *adds;		/* in order of before */
 	uint32_t	nadds;
 	const MarshalDoc *other;	/* where new keys and values come from */
+	const size_t *frozen;		/* other's Hash keys (frozen Strings) that
+								 * are not written, as links reach them */
+	uint32_t	nfrozen;
 
 	/* class and module names: renamed from -> to (from.len 0: none) */
 	MarshalBytes from;

@@ -291,9 +291,109 @@ re_fstring_key(Reenc *r, size_t pos, size_t *next, bool *done)
 	return MARSHAL_OK;
 }
 
+/* One level deeper, within the limit. */
+static MarshalStatus
+deeper(Reenc *r, size_t pos)
+{
+	if (++r->depth <= r->max_depth)
+		return MARSHAL_OK;
+	r->err->status = MARSHAL_ERR_DEPTH;
+	r->err->offset = pos;
+	snprintf(r->err->detail, sizeof(r->err->detail),
+			 "nesting deeper than %u levels", r->max_depth);
+	return MARSHAL_ERR_DEPTH;
+}
+
+/* A Symbol key as the String a HashWithIndifferentAccess keeps (to_s). */
+static MarshalStatus
+re_indifferent_key(Reenc *r, size_t pos, size_t *next)
+{
+	MarshalNode k;
+	bool		done = false;
+	MarshalEncoding enc = MENC_USASCII;
+
+	TRY(marshal_node(r->doc, pos, &k, r->err));
+	if (k.type != MT_SYMBOL)
+	{
+		TRY(re_fstring_key(r, pos, next, &done));
+		return done ? MARSHAL_OK : re_value(r, pos, next);
+	}
+	for (size_t i = 0; i < k.data.len; i++)
+		if (k.data.ptr[i] >= 0x80)
+			enc = k.encoding;
+	(void) marshal_write_fstring(r->w, k.data.ptr, k.data.len, enc);
+	return marshal_skip(r->doc, pos, next, r->err);
+}
+
+/*
+ * The value at pos as a HashWithIndifferentAccess stores it (its
+ * convert_value): a Hash other than one becomes a new one, with String
+ * keys and its default if truthy; an Array's elements are converted, the
+ * Array kept (assigned) or copied (update).  Other values as they are.
+ */
+static MarshalStatus
+re_converted(Reenc *r, size_t pos, MarshalConvert mode, size_t *next)
+{
+	MarshalNode n;
+	size_t		p;
+	bool		hwia;
+
+	TRY(marshal_node(r->doc, pos, &n, r->err));
+	hwia = n.uclass.len == strlen(MARSHAL_HWIA) &&
+		memcmp(n.uclass.ptr, MARSHAL_HWIA, n.uclass.len) == 0;
+	if (mode == MCONV_NONE || (n.type != MT_ARRAY && n.type != MT_HASH &&
+							   n.type != MT_HASH_DEF) || hwia ||
+		(mode == MCONV_ASSIGN && n.type == MT_ARRAY && written_at(r, n.pos) >= 0))
+		return re_value(r, pos, next);
+	TRY(deeper(r, pos));
+	if (r->hooks && r->hooks->check_stack)
+		r->hooks->check_stack(r->hooks->ctx);
+	p = n.items;
+	if (n.type == MT_ARRAY)
+	{
+		if (n.uclass.len)
+			marshal_write_uclass(r->w, n.uclass.ptr, n.uclass.len);
+		if (mode == MCONV_ASSIGN)
+			TRY(remember(r, n.pos, marshal_writer_objects(r->w)));
+		marshal_write_array(r->w, n.count);
+		for (uint32_t i = 0; i < n.count; i++)
+			TRY(re_converted(r, p, MCONV_UPDATE, &p));
+	}
+	else
+	{
+		/* HashWithIndifferentAccess.new(hash): default kept if truthy */
+		bool		with_default = false;
+		size_t		q = p;
+
+		if (n.type == MT_HASH_DEF)
+		{
+			for (uint32_t i = 0; i < 2 * n.count; i++)
+				TRY(marshal_skip(r->doc, q, &q, r->err));
+			with_default = q < r->doc->len && r->doc->buf[q] != MT_NIL &&
+				r->doc->buf[q] != MT_FALSE;
+		}
+		marshal_write_uclass(r->w, (const uint8_t *) MARSHAL_HWIA, strlen(MARSHAL_HWIA));
+		if (with_default)
+			marshal_write_hash_with_default(r->w, n.count);
+		else
+			marshal_write_hash(r->w, n.count);
+		for (uint32_t i = 0; i < n.count; i++)
+		{
+			TRY(re_indifferent_key(r, p, &p));
+			TRY(re_converted(r, p, MCONV_UPDATE, &p));
+		}
+		if (with_default)
+			TRY(re_value(r, p, &p));
+	}
+	r->depth--;
+	/* where the value ends, past any ivars of its own */
+	return marshal_skip(r->doc, pos, next, r->err);
+}
+
 /*
  * A key or value of the change's other document, written where the changed
- * container has it; a plain Hash's String key as the frozen key Ruby keeps.
+ * container has it; a plain Hash's String key as the frozen key Ruby keeps,
+ * a value as the container stores it.
  */
 static MarshalStatus
 re_other(Reenc *r, size_t pos, bool fstring_key)
@@ -303,8 +403,12 @@ re_other(Reenc *r, size_t pos, bool fstring_key)
 	bool		done = false;
 
 	o->depth = r->depth;
+	if (fstring_key && r->change->convert)
+		return re_indifferent_key(o, pos, &next);
 	if (fstring_key)
 		TRY(re_fstring_key(o, pos, &next, &done));
+	if (!done && !fstring_key)
+		return re_converted(o, pos, r->change->convert, &next);
 	if (!done)
 		TRY(re_value(o, pos, &next));
 	return MARSHAL_OK;
@@ -591,14 +695,7 @@ re_value(Reenc *r, size_t pos, size_t *next)
 			return re_value(r, doc->index.obj_pos[k], &ignored);
 		}
 	}
-	if (++r->depth > r->max_depth)
-	{
-		r->err->status = MARSHAL_ERR_DEPTH;
-		r->err->offset = pos;
-		snprintf(r->err->detail, sizeof(r->err->detail),
-				 "nesting deeper than %u levels", r->max_depth);
-		return MARSHAL_ERR_DEPTH;
-	}
+	TRY(deeper(r, pos));
 	if (r->depth % 8 == 0 && r->hooks && r->hooks->check_stack)
 		r->hooks->check_stack(r->hooks->ctx);
 
@@ -850,12 +947,14 @@ marshal_reencode_changed(const MarshalDoc *doc, const MarshalChange *change,
 	Reenc		r;
 	Reenc		o;
 	Reenc		f;
+	Reenc		of;
 	size_t		next;
-	MarshalStatus st;
+	MarshalStatus st = MARSHAL_OK;
 
 	memset(&f, 0, sizeof(f));
 	f.hooks = hooks;
 	f.err = err;
+	of = f;
 	memset(&r, 0, sizeof(r));
 	r.fstrings = &f;
 	r.doc = doc;
@@ -868,14 +967,18 @@ marshal_reencode_changed(const MarshalDoc *doc, const MarshalChange *change,
 		return no_memory(&r);
 	o = r;
 	o.change = NULL;
-	o.fstrings = NULL;
+	o.fstrings = &of;
 	o.doc = change->other;
 	r.other = &o;
 	err->status = MARSHAL_OK;
-	st = re_value(&r, MARSHAL_ROOT, &next);
+	for (uint32_t i = 0; i < change->nfrozen && st == MARSHAL_OK; i++)
+		st = remember(&of, change->frozen[i], 0);
+	if (st == MARSHAL_OK)
+		st = re_value(&r, MARSHAL_ROOT, &next);
 	reenc_free(&r);
 	reenc_free(&o);
 	reenc_free(&f);
+	reenc_free(&of);
 	if (st == MARSHAL_OK)
 		return marshal_writer_finish(r.w, out, len);
 	marshal_writer_free(r.w);

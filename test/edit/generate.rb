@@ -273,10 +273,11 @@ def fresh(bytes)
   Marshal.load(bytes)
 end
 
-# a new value that a HashWithIndifferentAccess would store as it is
+# a new value; a HashWithIndifferentAccess converts it (no cycles there)
 def plain_new_value(target)
-  v = random_value(2, [])
-  target.is_a?(ActiveSupport::HashWithIndifferentAccess) && (v.is_a?(Hash) || v.is_a?(Array)) ? random_scalar : v
+  return acyclic { random_value(1, []) } if target.is_a?(ActiveSupport::HashWithIndifferentAccess)
+
+  random_value(2, [])
 end
 
 # set, insert, delete and #- at random paths of random values
@@ -344,9 +345,7 @@ end
     a = random_hash(1, [], kind)
     b = random_hash(1, [], R.pick(%i[sym str mixed]))
     b[a.keys.first] = random_value(2, []) if !a.empty? && R.chance(0.5) && !a.is_a?(ActiveSupport::HashWithIndifferentAccess)
-    if a.is_a?(ActiveSupport::HashWithIndifferentAccess)
-      b = b.to_h { |k, v| [k, v.is_a?(Hash) || v.is_a?(Array) ? random_scalar : v] }
-    end
+    b = acyclic { random_hash(1, [], R.pick(%i[sym str mixed])) } if a.is_a?(ActiveSupport::HashWithIndifferentAccess)
   end
   x = fresh(Marshal.dump(a))
   y = fresh(Marshal.dump(b))
