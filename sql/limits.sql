@@ -6,6 +6,9 @@
 SELECT * FROM rbmarshal_each_text('{"a" => 1, :a => 2, "b" => nil, 1 => true, "1" => 2.5, :c => [1, {"x" => "y"}], "c" => :d, 2 => 3}'::rbmarshal);
 SELECT * FROM rbmarshal_each('{"a" => 1, :a => 2, 1 => true, "1" => 2.5}'::rbmarshal);
 SELECT * FROM rbmarshal_keys('{"a" => 1, :a => 2, 1 => true, "1" => 2.5, :b => 0}'::rbmarshal);
+-- keys with one hash (hash_bytes, as hashtext shows) but other bytes stay apart
+SELECT hashtext('k191518') = hashtext('k289282') AND hashtext('k8862') = hashtext('k212653') AS colliding;
+SELECT * FROM rbmarshal_each_text('{"k191518" => 1, "k289282" => 2, :k191518 => 3, "k8862" => 4, "k212653" => 5, :k289282 => 6, :k212653 => 7}'::rbmarshal);
 -- many duplicates: the same pairs as jsonb's (which keeps the last value)
 CREATE TABLE limits_dup AS
 SELECT ('{' || string_agg(format('"k%s" => %s, :k%s => %s, %s => %s', i % 5000, i, i % 5000, -i, i % 7000, i), ', ') || '}')::rbmarshal AS v

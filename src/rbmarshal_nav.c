@@ -713,8 +713,6 @@ radix_sort(uint64 *a, uint64 *tmp, uint32 n)
 	/* an even number of passes: the result is back in a */
 }
 
-static const SrfEntry *sort_entries;
-
 static bool
 same_key(const SrfEntry *a, const SrfEntry *b)
 {
@@ -723,10 +721,11 @@ same_key(const SrfEntry *a, const SrfEntry *b)
 
 /* Key bytes, then position: equal keys together, in stream order. */
 static int
-key_cmp(const void *x, const void *y)
+key_cmp(const void *x, const void *y, void *arg)
 {
-	const SrfEntry *a = &sort_entries[*(const uint64 *) x & 0xFFFFFFFF];
-	const SrfEntry *b = &sort_entries[*(const uint64 *) y & 0xFFFFFFFF];
+	const SrfEntry *items = arg;
+	const SrfEntry *a = &items[*(const uint64 *) x & 0xFFFFFFFF];
+	const SrfEntry *b = &items[*(const uint64 *) y & 0xFFFFFFFF];
 	int			c = memcmp(a->key, b->key, Min(a->keylen, b->keylen));
 
 	if (c != 0)
@@ -779,8 +778,7 @@ drop_duplicates(SrfEntries *ents)
 		if (j - i > 1)
 		{
 			/* equal hashes: sort by key, then merge each run of one key */
-			sort_entries = items;
-			qsort(h + i, j - i, sizeof(uint64), key_cmp);
+			qsort_arg(h + i, j - i, sizeof(uint64), key_cmp, items);
 			for (uint32 r = i; r < j;)
 			{
 				uint32		e = r + 1;
