@@ -995,8 +995,10 @@ canonical_long(const MarshalDoc *doc, size_t *pos, int64_t *x)
 
 	if (!marshal_decode_long(doc->buf, doc->len, pos, x))
 		return false;
-	/* a one-byte form is the only form of its value */
+	/* a one-byte form is the only form of its value, but 05 and fb: 0 */
 	c = (int8_t) doc->buf[start];
+	if (c == 5 || c == -5)
+		return false;
 	if (c == 0 || c > 4 || c < -4)
 		return true;
 	return marshal_encode_long(*x, buf) == *pos - start &&
