@@ -587,6 +587,79 @@ same_key(const MarshalDoc *a, size_t pa, const MarshalDoc *b, size_t pb,
 	return MARSHAL_OK;
 }
 
+/*
+ * Hash keys by a hash of what same_key compares, so merging is linear:
+ * slots hold who + 1 (v's key i, or a.count + the addition).
+ */
+typedef struct KeySlot
+{
+	uint64_t	h;
+	uint32_t	who;
+} KeySlot;
+
+typedef struct KeyTable
+{
+	KeySlot    *slots;
+	size_t		cap;			/* a power of two, over twice the keys */
+} KeyTable;
+
+/* A key's hash; *hashable false for keys same_key never matches. */
+static MarshalStatus
+key_hash(const MarshalDoc *doc, size_t pos, bool indifferent, bool *hashable,
+		 uint64_t *h, MarshalError *err)
+{
+	MarshalNode n;
+
+	TRY(marshal_node(doc, pos, &n, err));
+	*hashable = true;
+	switch (n.type)
+	{
+		case MT_NIL:
+		case MT_TRUE:
+		case MT_FALSE:
+			*h = (uint64_t) n.type;
+			break;
+		case MT_FIXNUM:
+			*h = ((uint64_t) n.ival ^ MT_FIXNUM) * 0x9E3779B97F4A7C15ull;
+			break;
+		case MT_STRING:
+		case MT_SYMBOL:
+			*hashable = n.uclass.len == 0;
+			*h = indifferent || n.type == MT_STRING ? MT_STRING : MT_SYMBOL;
+			for (size_t i = 0; i < n.data.len; i++)
+				*h = (*h ^ n.data.ptr[i]) * 1099511628211ull;
+			break;
+		default:
+			*hashable = false;
+			break;
+	}
+	return MARSHAL_OK;
+}
+
+static void
+key_slot(KeyTable *t, uint64_t h, uint32_t who)
+{
+	size_t		s = h & (t->cap - 1);
+
+	while (t->slots[s].who)
+		s = (s + 1) & (t->cap - 1);
+	t->slots[s].h = h;
+	t->slots[s].who = who;
+}
+
+static MarshalStatus
+key_put(KeyTable *t, const MarshalDoc *doc, size_t pos, bool indifferent,
+		uint32_t who, MarshalError *err)
+{
+	uint64_t	h;
+	bool		hashable;
+
+	TRY(key_hash(doc, pos, indifferent, &hashable, &h, err));
+	if (hashable)
+		key_slot(t, h, who);
+	return MARSHAL_OK;
+}
+
 /* Offsets of the keys and values of a Hash's pairs. */
 static MarshalStatus
 hash_pairs(const MarshalDoc *doc, const MarshalNode *n, size_t *keys,
@@ -614,6 +687,7 @@ marshal_concat(const MarshalDoc *v, const MarshalDoc *w,
 	Edit		e;
 	MarshalAddition *adds = NULL;
 	size_t	   *buf = NULL;
+	KeyTable	keys = {NULL, 0};
 	MarshalStatus st = MARSHAL_OK;
 
 	*out = NULL;
@@ -683,29 +757,48 @@ marshal_concat(const MarshalDoc *v, const MarshalDoc *w,
 		if ((st = hash_pairs(v, &a, vk, vv, err)) != MARSHAL_OK ||
 			(st = hash_pairs(w, &b, wk, wv, err)) != MARSHAL_OK)
 			goto done;
+		keys.cap = 4;
+		while (keys.cap < 2 * ((size_t) a.count + b.count) + 2)
+			keys.cap *= 2;
+		keys.slots = marshal_alloc(hooks, keys.cap * sizeof(KeySlot));
+		if (keys.slots == NULL)
+		{
+			st = no_memory(err);
+			goto done;
+		}
+		memset(keys.slots, 0, keys.cap * sizeof(KeySlot));
+		for (uint32_t i = 0; i < a.count; i++)
+			if ((st = key_put(&keys, v, vk[i], indifferent, i + 1, err)) != MARSHAL_OK)
+				goto done;
 		for (uint32_t j = 0; j < b.count; j++)
 		{
 			int64_t		hit = -1;
+			uint64_t	h;
+			bool		hashable;
 
-			for (uint32_t i = 0; i < a.count && hit < 0; i++)
+			if ((st = key_hash(w, wk[j], indifferent, &hashable, &h, err)) != MARSHAL_OK)
+				goto done;
+			for (size_t s = h & (keys.cap - 1); hashable && keys.slots[s].who && hit < 0;
+				 s = (s + 1) & (keys.cap - 1))
 			{
+				uint32_t	who = keys.slots[s].who;
 				bool		same;
 
-				if ((st = same_key(v, vk[i], w, wk[j], indifferent, &same, err)) != MARSHAL_OK)
+				if (keys.slots[s].h != h)
+					continue;
+				/* one of v's keys, or one added earlier from w itself */
+				if (who <= a.count)
+					st = same_key(v, vk[who - 1], w, wk[j], indifferent, &same, err);
+				else
+					st = same_key(w, adds[who - a.count - 1].key_pos, w, wk[j], false, &same, err);
+				if (st != MARSHAL_OK)
 					goto done;
-				if (same)
-					hit = i;
-			}
-			/* a key added earlier from w itself: the later value wins */
-			for (uint32_t i = 0; i < e.change.nadds && hit < 0; i++)
-			{
-				bool		same;
-
-				if ((st = same_key(w, adds[i].key_pos, w, wk[j], false, &same, err)) != MARSHAL_OK)
-					goto done;
-				if (same)
+				if (same && who <= a.count)
+					hit = who - 1;
+				else if (same)
 				{
-					adds[i].value = wv[j];
+					/* the later value wins */
+					adds[who - a.count - 1].value = wv[j];
 					hit = a.count;
 				}
 			}
@@ -725,6 +818,8 @@ marshal_concat(const MarshalDoc *v, const MarshalDoc *w,
 				ad->key_kind = MKEY_VALUE;
 				ad->key_pos = wk[j];
 				ad->value = wv[j];
+				if (hashable)
+					key_slot(&keys, h, a.count + e.change.nadds);
 				if (indifferent &&
 					(st = marshal_node(w, wk[j], &k, err)) != MARSHAL_OK)
 					goto done;
@@ -746,6 +841,7 @@ marshal_concat(const MarshalDoc *v, const MarshalDoc *w,
 	st = marshal_reencode_changed(v, &e.change, hooks, max_depth, out, len, err);
 done:
 	marshal_free(hooks, adds);
+	marshal_free(hooks, keys.slots);
 	marshal_free(hooks, buf);
 	marshal_free(hooks, e.change.replace);
 	return st;
