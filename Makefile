@@ -8,12 +8,13 @@ SHLIB_LINK = -lz -lyaml
 OBJS = $(CODEC_OBJS) src/rbmarshal.o src/rbmarshal_io.o src/rbmarshal_to_jsonb.o src/rbmarshal_from_jsonb.o src/rbmarshal_transcode.o src/rbmarshal_nav.o src/rbmarshal_cast.o src/rbmarshal_subs.o src/rbmarshal_build.o src/rbmarshal_rails_cache.o src/rbmarshal_yaml.o src/rbmarshal_edit.o
 
 # The install script of EXTVERSION is built from src/rbmarshal.sql; released
-# scripts (frozen) and upgrade scripts are committed as they are.
+# scripts (frozen), their control files and upgrade scripts are committed as
+# they are.
 DATA_built = $(EXTENSION)--$(EXTVERSION).sql
-DATA = $(filter-out $(DATA_built),$(wildcard $(EXTENSION)--*.sql))
+DATA = $(filter-out $(DATA_built),$(wildcard $(EXTENSION)--*.sql)) $(wildcard $(EXTENSION)--*.control)
 
 # each test runs alone (tables several read: sql/include/shared_tables.sql)
-REGRESS = fixtures io compare copy errors jsonb differential navigation builders migrate rails fidelity adversarial literal limits edit
+REGRESS = fixtures io compare copy errors jsonb differential navigation builders migrate rails fidelity adversarial literal limits edit security
 REGRESS_OPTS = --load-extension=$(EXTENSION)
 
 # Warnings are errors in every build (CI and developers alike).

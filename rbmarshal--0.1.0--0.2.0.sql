@@ -2,22 +2,414 @@
 
 \echo Use "ALTER EXTENSION rbmarshal UPDATE" to load this file. \quit
 
--- rbmarshal_error(text) reports as rbmarshal_error(bytea) does
+-- core's hashvarlena is not LEAKPROOF, so neither are these
+ALTER FUNCTION rbmarshal_hash(rbmarshal) NOT LEAKPROOF;
+ALTER FUNCTION rbmarshal_hash_extended(rbmarshal, bigint) NOT LEAKPROOF;
+
+-- C instead of SQL and PL/pgSQL bodies: nothing resolves through the
+-- caller's search_path, and no subtransaction (parallel workers)
+CREATE OR REPLACE FUNCTION rbmarshal_json(rbmarshal) RETURNS json
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 CREATE OR REPLACE FUNCTION rbmarshal_error(text) RETURNS text
-LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE AS $$
+	AS 'MODULE_PATHNAME', 'rbmarshal_text_error' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE OR REPLACE FUNCTION rbmarshal_is_valid(text) RETURNS boolean
+	AS 'MODULE_PATHNAME', 'rbmarshal_text_is_valid' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE FUNCTION rbmarshal_from_text(value text, form text) RETURNS rbmarshal
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION rbmarshal_from_text(text, text) IS 'text in the form named: auto (hex or Base64, never a Ruby literal), hex, base64 or literal';
+
+-- the migration toolkit, rebuilt: jobs per role and per run, keyed by OIDs
+DROP PROCEDURE rbmarshal_migrate(regclass, name, name, name, integer, text, text);
+DROP FUNCTION rbmarshal_migration_check(regclass, name, name, name, text, text);
+DROP FUNCTION rbmarshal_migration_expr(regclass, name, text, text);
+ALTER TABLE rbmarshal_migration_progress RENAME TO rbmarshal_migration_progress_0_1;
+ALTER INDEX rbmarshal_migration_progress_pkey RENAME TO rbmarshal_migration_progress_0_1_pkey;
+ALTER TABLE rbmarshal_migration_errors RENAME TO rbmarshal_migration_errors_0_1;
+ALTER INDEX rbmarshal_migration_errors_pkey RENAME TO rbmarshal_migration_errors_0_1_pkey;
+
+-- Jobs belong to the role that runs them (row security: each role sees and
+-- changes only its own rows) and are keyed by the relation's OID.  Not in
+-- pg_dump: a database owner's dump must not need other roles' rows.
+CREATE TABLE rbmarshal_migration_progress (
+	run_by regrole NOT NULL DEFAULT pg_catalog.quote_ident(CURRENT_USER)::regrole,
+	relation regclass NOT NULL,
+	source_column name NOT NULL,
+	target_column name NOT NULL,
+	run integer NOT NULL,
+	key_column name,
+	source_format text,
+	target_type text,
+	batch_size integer,
+	rows_total bigint NOT NULL DEFAULT 0,
+	rows_done bigint NOT NULL DEFAULT 0,
+	rows_bad bigint NOT NULL DEFAULT 0,
+	started_at timestamptz NOT NULL DEFAULT pg_catalog.clock_timestamp(),
+	updated_at timestamptz NOT NULL DEFAULT pg_catalog.clock_timestamp(),
+	finished_at timestamptz,
+	PRIMARY KEY (run_by, relation, source_column, target_column, run)
+);
+COMMENT ON TABLE rbmarshal_migration_progress IS 'one row per run of rbmarshal_migrate: how far it got (each role sees its own)';
+
+CREATE TABLE rbmarshal_migration_errors (
+	run_by regrole NOT NULL DEFAULT pg_catalog.quote_ident(CURRENT_USER)::regrole,
+	relation regclass NOT NULL,
+	source_column name NOT NULL,
+	target_column name NOT NULL,
+	key text NOT NULL,
+	run integer NOT NULL,
+	error text NOT NULL,
+	noted_at timestamptz NOT NULL DEFAULT pg_catalog.clock_timestamp(),
+	PRIMARY KEY (run_by, relation, source_column, target_column, key)
+);
+COMMENT ON TABLE rbmarshal_migration_errors IS 'rows rbmarshal_migrate could not convert, with the error and the run that last tried (each role sees its own); the source row is left as it was';
+
+ALTER TABLE rbmarshal_migration_progress ENABLE ROW LEVEL SECURITY;
+ALTER TABLE rbmarshal_migration_errors ENABLE ROW LEVEL SECURITY;
+CREATE POLICY own_jobs ON rbmarshal_migration_progress
+	USING (run_by OPERATOR(pg_catalog.=) pg_catalog.quote_ident(CURRENT_USER)::regrole);
+CREATE POLICY own_jobs ON rbmarshal_migration_errors
+	USING (run_by OPERATOR(pg_catalog.=) pg_catalog.quote_ident(CURRENT_USER)::regrole);
+GRANT SELECT, INSERT, UPDATE, DELETE ON rbmarshal_migration_progress, rbmarshal_migration_errors TO PUBLIC;
+
+-- The expression converting source_column of relation, and the target type
+-- (given, or NULL for the target column's type), after checking that the
+-- columns exist and that the source format fits the source column:
+--   bytea: auto or marshal (Marshal bytes), cache (a Rails cache entry);
+--   text:  auto (hex or Base64), hex, base64, literal (a Ruby literal).
+CREATE FUNCTION rbmarshal_migration_expr(relation regclass, source_column name, target_column name,
+										 source_format text, INOUT target_type text,
+										 OUT conversion text)
+LANGUAGE plpgsql STABLE SET search_path = pg_catalog, pg_temp AS $$
+#variable_conflict use_variable
 DECLARE
-	detail text;
+	ext constant text := '@extschema@';
+	src text := format('%I', source_column);
+	source_type regtype;
+	target_coltype regtype;
+	m text;
 BEGIN
-	PERFORM $1::rbmarshal;
-	RETURN NULL;
-EXCEPTION WHEN others THEN
-	GET STACKED DIAGNOSTICS detail = PG_EXCEPTION_DETAIL;
-	-- rbmarshal_error(bytea)'s format: "<message> at byte offset N: <detail>"
-	IF detail ~ '^At byte offset [0-9]+: ' THEN
-		RETURN SQLERRM || regexp_replace(detail, '^At byte offset ([0-9]+): (.*?)\.?$', ' at byte offset \1: \2');
+	SELECT a.atttypid INTO source_type FROM pg_attribute a
+	 WHERE a.attrelid = relation AND a.attname = source_column AND a.attnum > 0 AND NOT a.attisdropped;
+	IF source_type IS NULL THEN
+		RAISE EXCEPTION 'column "%" of relation % does not exist', source_column, relation
+			USING ERRCODE = 'undefined_column';
 	END IF;
-	RETURN SQLERRM || coalesce(': ' || nullif(detail, ''), '');
+	SELECT a.atttypid INTO target_coltype FROM pg_attribute a
+	 WHERE a.attrelid = relation AND a.attname = target_column AND a.attnum > 0 AND NOT a.attisdropped;
+	IF target_coltype IS NULL THEN
+		RAISE EXCEPTION 'column "%" of relation % does not exist', target_column, relation
+			USING ERRCODE = 'undefined_column';
+	END IF;
+	IF target_type IS NULL THEN
+		target_type := CASE target_coltype WHEN 'jsonb'::regtype THEN 'jsonb'
+						   WHEN (ext || '.rbmarshal')::regtype THEN 'rbmarshal' END;
+	END IF;
+	IF target_type NOT IN ('jsonb', 'rbmarshal') THEN
+		RAISE EXCEPTION 'target_type must be jsonb or rbmarshal, not %', target_type
+			USING ERRCODE = 'invalid_parameter_value';
+	ELSIF target_type IS NULL THEN
+		RAISE EXCEPTION 'target column "%" of % must be jsonb or rbmarshal, not %', target_column, relation, target_coltype
+			USING ERRCODE = 'datatype_mismatch';
+	ELSIF target_coltype <> (CASE target_type WHEN 'jsonb' THEN 'jsonb'::regtype
+											ELSE (ext || '.rbmarshal')::regtype END) THEN
+		RAISE EXCEPTION 'target column "%" of % is %, not %', target_column, relation, target_coltype, target_type
+			USING ERRCODE = 'datatype_mismatch';
+	END IF;
+
+	IF source_type = 'bytea'::regtype THEN
+		IF source_format IN ('auto', 'marshal') THEN
+			m := format('%s.rbmarshal(%s)', ext, src);
+		ELSIF source_format = 'cache' THEN
+			m := format('(%s.rbmarshal_cache_entry(%s)).value', ext, src);
+		ELSE
+			RAISE EXCEPTION 'source_format for the bytea column "%" must be auto, marshal or cache, not %',
+				source_column, coalesce(source_format, 'NULL')
+				USING ERRCODE = 'invalid_parameter_value';
+		END IF;
+	ELSIF source_type IN ('text'::regtype, 'character varying'::regtype, 'character'::regtype) THEN
+		IF source_format IN ('auto', 'hex', 'base64', 'literal') THEN
+			m := format('%s.rbmarshal_from_text(%s::pg_catalog.text, %L)', ext, src, source_format);
+		ELSE
+			RAISE EXCEPTION 'source_format for the text column "%" must be auto, hex, base64 or literal, not %',
+				source_column, coalesce(source_format, 'NULL')
+				USING ERRCODE = 'invalid_parameter_value';
+		END IF;
+	ELSE
+		RAISE EXCEPTION 'source column "%" of % must be text or bytea, not %', source_column, relation, source_type
+			USING ERRCODE = 'datatype_mismatch';
+	END IF;
+	conversion := CASE target_type WHEN 'jsonb' THEN format('%s.rbmarshal_jsonb(%s)', ext, m) ELSE m END;
 END $$;
+
+-- The operator strategy (3 =, 5 >) of key_type's default btree class, as
+-- OPERATOR(schema.op): batches follow the key's own order, whatever the path.
+CREATE FUNCTION rbmarshal_migration_key_op(key_type regtype, strategy integer)
+RETURNS text LANGUAGE sql STABLE SET search_path = pg_catalog, pg_temp AS $$
+	SELECT format('OPERATOR(%I.%s)', n.nspname, o.oprname)
+	  FROM pg_opclass c
+	  JOIN pg_amop a ON a.amopfamily = c.opcfamily AND a.amoplefttype = c.opcintype
+					AND a.amoprighttype = c.opcintype AND a.amopstrategy = strategy
+	  JOIN pg_operator o ON o.oid = a.amopopr
+	  JOIN pg_namespace n ON n.oid = o.oprnamespace
+	 WHERE c.opcmethod = (SELECT m.oid FROM pg_am m WHERE m.amname = 'btree') AND c.opcdefault
+	   AND (c.opcintype = key_type
+			OR c.opcintype IN (SELECT k.casttarget FROM pg_cast k
+								WHERE k.castsource = key_type AND k.castmethod = 'b'))
+	 ORDER BY c.opcintype = key_type DESC
+	 LIMIT 1
+$$;
+
+-- Check every argument before any work and open a new run of the job.
+CREATE FUNCTION rbmarshal_migration_start(relation regclass, source_column name, target_column name,
+										  key_column name, batch_size integer, source_format text,
+										  target_type text)
+RETURNS integer LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
+#variable_conflict use_variable
+DECLARE
+	me constant regrole := quote_ident(CURRENT_USER)::regrole;
+	relkind "char";
+	key_attnum smallint;
+	key_type regtype;
+	generated "char";
+	next_run integer;
+	total bigint;
+BEGIN
+	IF relation IS NULL OR source_column IS NULL OR target_column IS NULL OR key_column IS NULL THEN
+		RAISE EXCEPTION 'relation, source_column, target_column and key_column must not be NULL'
+			USING ERRCODE = 'null_value_not_allowed';
+	END IF;
+	IF batch_size IS NULL OR batch_size < 1 THEN
+		RAISE EXCEPTION 'batch_size must be at least 1, not %', coalesce(batch_size::text, 'NULL')
+			USING ERRCODE = 'invalid_parameter_value';
+	END IF;
+	SELECT c.relkind INTO relkind FROM pg_class c WHERE c.oid = relation;
+	IF relkind NOT IN ('r', 'p') THEN
+		RAISE EXCEPTION '% is not a table', relation USING ERRCODE = 'wrong_object_type';
+	END IF;
+	IF source_column = target_column THEN
+		RAISE EXCEPTION 'the source and the target must be two columns, not both "%"', source_column
+			USING ERRCODE = 'invalid_parameter_value';
+	END IF;
+	-- source and target types, source_format and target_type
+	SELECT x.target_type INTO target_type
+	  FROM @extschema@.rbmarshal_migration_expr(relation, source_column, target_column,
+												source_format, target_type) x;
+	SELECT a.attgenerated INTO generated FROM pg_attribute a
+	 WHERE a.attrelid = relation AND a.attname = target_column;
+	IF generated <> '' THEN
+		RAISE EXCEPTION 'target column "%" of % is a generated column', target_column, relation
+			USING ERRCODE = 'invalid_parameter_value';
+	END IF;
+	SELECT a.attnum, a.atttypid INTO key_attnum, key_type FROM pg_attribute a
+	 WHERE a.attrelid = relation AND a.attname = key_column AND a.attnum > 0 AND NOT a.attisdropped;
+	IF key_attnum IS NULL THEN
+		RAISE EXCEPTION 'column "%" of relation % does not exist', key_column, relation
+			USING ERRCODE = 'undefined_column';
+	END IF;
+	IF NOT EXISTS (SELECT 1 FROM pg_index i
+					WHERE i.indrelid = relation AND i.indisunique AND i.indnkeyatts = 1
+					  AND i.indkey[0] = key_attnum AND i.indpred IS NULL AND i.indexprs IS NULL)
+	   OR @extschema@.rbmarshal_migration_key_op(key_type, 5) IS NULL THEN
+		RAISE EXCEPTION 'key column "%" of % is not a unique, ordered key', key_column, relation
+			USING ERRCODE = 'invalid_parameter_value',
+				  HINT = 'Batches follow the key''s order: name a primary key or a column with a unique btree index.';
+	END IF;
+	IF NOT has_column_privilege(relation, target_column, 'UPDATE')
+	   OR NOT has_column_privilege(relation, source_column, 'SELECT')
+	   OR NOT has_column_privilege(relation, key_column, 'SELECT') THEN
+		RAISE EXCEPTION 'permission denied to read "%" and "%" and update "%" of %',
+			key_column, source_column, target_column, relation
+			USING ERRCODE = 'insufficient_privilege';
+	END IF;
+
+	EXECUTE format('SELECT count(*) FROM %s WHERE %I IS NOT NULL AND %I IS NULL',
+				   relation, source_column, target_column) INTO total;
+	SELECT coalesce(max(p.run), 0) + 1 INTO next_run FROM @extschema@.rbmarshal_migration_progress p
+	 WHERE p.run_by = me AND p.relation = relation
+	   AND p.source_column = source_column AND p.target_column = target_column;
+	INSERT INTO @extschema@.rbmarshal_migration_progress
+		(relation, source_column, target_column, run, key_column, source_format, target_type,
+		 batch_size, rows_total)
+		VALUES (relation, source_column, target_column, next_run, key_column, source_format,
+				target_type, batch_size, total);
+	RETURN next_run;
+END $$;
+
+-- One batch of a run: the next batch_size keys after after_key.  Returns
+-- the last key done, NULL when nothing is left (the run is then finished).
+CREATE FUNCTION rbmarshal_migration_batch(relation regclass, source_column name, target_column name,
+										  run integer, after_key text)
+RETURNS text LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
+#variable_conflict use_variable
+DECLARE
+	me constant regrole := quote_ident(CURRENT_USER)::regrole;
+	job @extschema@.rbmarshal_migration_progress;
+	key_type regtype;
+	key_gt text;
+	key_eq text;
+	conv text;
+	keys text[];
+	bad_keys text[] := '{}';
+	bad_errors text[] := '{}';
+	k text;
+	n bigint;
+	detail text;
+	rate numeric;
+BEGIN
+	SELECT * INTO STRICT job FROM @extschema@.rbmarshal_migration_progress p
+	 WHERE p.run_by = me AND p.relation = relation AND p.source_column = source_column
+	   AND p.target_column = target_column AND p.run = run;
+	SELECT a.atttypid INTO key_type FROM pg_attribute a
+	 WHERE a.attrelid = relation AND a.attname = job.key_column AND NOT a.attisdropped;
+	key_gt := @extschema@.rbmarshal_migration_key_op(key_type, 5);
+	key_eq := @extschema@.rbmarshal_migration_key_op(key_type, 3);
+	SELECT x.conversion INTO conv
+	  FROM @extschema@.rbmarshal_migration_expr(relation, source_column, target_column,
+												job.source_format, job.target_type) x;
+
+	-- the next keys still to convert (bad rows stay behind: skip them)
+	EXECUTE format('SELECT array_agg(k::text ORDER BY k) FROM (SELECT %1$I AS k FROM %2$s
+					 WHERE %3$I IS NOT NULL AND %4$I IS NULL AND ($1 IS NULL OR %1$I %6$s $1::%5$s)
+					 ORDER BY %1$I LIMIT $2) b',
+				   job.key_column, relation, source_column, target_column, key_type, key_gt)
+		INTO keys USING after_key, job.batch_size;
+	IF keys IS NULL THEN
+		UPDATE @extschema@.rbmarshal_migration_progress p
+		   SET updated_at = clock_timestamp(), finished_at = clock_timestamp()
+		 WHERE p.run_by = me AND p.relation = relation AND p.source_column = source_column
+		   AND p.target_column = target_column AND p.run = run;
+		RETURN NULL;
+	END IF;
+
+	BEGIN
+		-- the whole batch in one statement
+		EXECUTE format('UPDATE %1$s SET %2$I = %3$s WHERE %4$I %6$s ANY ($1::%5$s[])',
+					   relation, target_column, conv, job.key_column, key_type, key_eq) USING keys;
+		GET DIAGNOSTICS n = ROW_COUNT;
+	EXCEPTION WHEN others THEN
+		-- some row failed: find which by converting each without writing (a
+		-- subtransaction that writes nothing takes no transaction ID), then
+		-- write the others in one statement
+		FOREACH k IN ARRAY keys LOOP
+			BEGIN
+				EXECUTE format('SELECT %1$s FROM %2$s WHERE %3$I %5$s $1::%4$s',
+							   conv, relation, job.key_column, key_type, key_eq) USING k;
+			EXCEPTION WHEN others THEN
+				GET STACKED DIAGNOSTICS detail = PG_EXCEPTION_DETAIL;
+				bad_keys := bad_keys || k;
+				bad_errors := bad_errors || (SQLERRM || coalesce(': ' || nullif(detail, ''), ''));
+			END;
+		END LOOP;
+		EXECUTE format('UPDATE %1$s SET %2$I = %3$s WHERE %4$I %6$s ANY ($1::%5$s[])',
+					   relation, target_column, conv, job.key_column, key_type, key_eq)
+			USING ARRAY(SELECT g FROM unnest(keys) g WHERE g <> ALL (bad_keys));
+		GET DIAGNOSTICS n = ROW_COUNT;
+	END;
+
+	-- rows that failed on an earlier run and convert now leave the errors
+	DELETE FROM @extschema@.rbmarshal_migration_errors e
+	 WHERE e.run_by = me AND e.relation = relation AND e.source_column = source_column
+	   AND e.target_column = target_column AND e.key = ANY (keys) AND e.key <> ALL (bad_keys);
+	INSERT INTO @extschema@.rbmarshal_migration_errors
+		(relation, source_column, target_column, key, run, error)
+		SELECT relation, source_column, target_column, b.key, run, b.error
+		  FROM unnest(bad_keys, bad_errors) AS b(key, error)
+		ON CONFLICT ON CONSTRAINT rbmarshal_migration_errors_pkey
+		DO UPDATE SET run = EXCLUDED.run, error = EXCLUDED.error, noted_at = clock_timestamp();
+	UPDATE @extschema@.rbmarshal_migration_progress p
+	   SET rows_done = p.rows_done + n, rows_bad = p.rows_bad + cardinality(bad_keys),
+		   updated_at = clock_timestamp()
+	 WHERE p.run_by = me AND p.relation = relation AND p.source_column = source_column
+	   AND p.target_column = target_column AND p.run = run
+	RETURNING * INTO job;
+	rate := round((job.rows_done + job.rows_bad)
+				  / greatest(extract(epoch FROM job.updated_at - job.started_at), 0.001), 1);
+	RAISE NOTICE 'rbmarshal_migrate %.%->% run %: % of % rows converted, % bad, % rows/s, about % s left',
+		relation, quote_ident(source_column), quote_ident(target_column), run,
+		job.rows_done, job.rows_total, job.rows_bad, rate,
+		round(greatest(job.rows_total - job.rows_done - job.rows_bad, 0) / greatest(rate, 0.001));
+	RETURN keys[cardinality(keys)];
+END $$;
+
+-- COMMITs between batches, so it cannot carry SET search_path: its body
+-- only calls the functions above, by their schema.
+CREATE PROCEDURE rbmarshal_migrate(relation regclass, source_column name, target_column name,
+								   key_column name DEFAULT 'id', batch_size integer DEFAULT 10000,
+								   source_format text DEFAULT 'auto', target_type text DEFAULT NULL)
+LANGUAGE plpgsql AS $$
+DECLARE
+	run integer := @extschema@.rbmarshal_migration_start(relation, source_column, target_column,
+														 key_column, batch_size, source_format,
+														 target_type);
+	last_key text;
+BEGIN
+	COMMIT;
+	LOOP
+		last_key := @extschema@.rbmarshal_migration_batch(relation, source_column, target_column,
+														  run, last_key);
+		COMMIT;
+		EXIT WHEN last_key IS NULL;
+	END LOOP;
+END $$;
+COMMENT ON PROCEDURE rbmarshal_migrate(regclass, name, name, name, integer, text, text) IS
+	'convert a Marshal column into another column in committed batches, with progress and bad rows kept aside';
+
+-- The reverse check: every converted row's target equals the conversion of
+-- its source, every unconverted row is accounted for in the errors table.
+CREATE FUNCTION rbmarshal_migration_check(relation regclass, source_column name, target_column name,
+										  key_column name DEFAULT 'id', source_format text DEFAULT 'auto',
+										  target_type text DEFAULT NULL)
+RETURNS TABLE (key text, problem text)
+LANGUAGE plpgsql STABLE SET search_path = pg_catalog, pg_temp AS $$
+#variable_conflict use_variable
+DECLARE
+	conv text;
+	target text := format('t.%I', target_column);
+BEGIN
+	SELECT x.conversion, x.target_type INTO conv, target_type
+	  FROM @extschema@.rbmarshal_migration_expr(relation, source_column, target_column,
+												source_format, target_type) x;
+	IF target_type = 'rbmarshal' THEN
+		-- rbmarshal compares as its bytes (its = is not on this path)
+		target := target || '::pg_catalog.bytea';
+		conv := format('(%s)::pg_catalog.bytea', conv);
+	END IF;
+	RETURN QUERY EXECUTE format(
+		'SELECT t.%1$I::text, CASE WHEN t.%3$I IS NULL THEN ''not converted and not in rbmarshal_migration_errors''
+								   ELSE ''target differs from the conversion of the source'' END
+		   FROM %2$s t
+		  WHERE t.%4$I IS NOT NULL
+			AND CASE WHEN t.%3$I IS NULL
+					 THEN NOT EXISTS (SELECT 1 FROM %5$s.rbmarshal_migration_errors e
+									   WHERE e.run_by = $1 AND e.relation = $2 AND e.source_column = $3
+										 AND e.target_column = $4 AND e.key = t.%1$I::text)
+					 ELSE %6$s IS DISTINCT FROM %7$s END
+		  ORDER BY t.%1$I',
+		key_column, relation, target_column, source_column, '@extschema@', target, conv)
+		USING quote_ident(CURRENT_USER)::regrole, relation, source_column, target_column;
+END $$;
+COMMENT ON FUNCTION rbmarshal_migration_check(regclass, name, name, name, text, text) IS
+	'rows whose converted value does not match their source, or that were neither converted nor recorded as bad';
+
+-- 0.1.0's jobs, as run 1 of a job run by the table's owner
+INSERT INTO @extschema@.rbmarshal_migration_progress
+	(run_by, relation, source_column, target_column, run, rows_total, rows_done, rows_bad,
+	 started_at, updated_at, finished_at)
+SELECT c.relowner::regrole, p.relation, p.source_column, p.target_column, 1, p.rows_total,
+	   p.rows_done, p.rows_bad, p.started_at, p.updated_at, p.finished_at
+  FROM @extschema@.rbmarshal_migration_progress_0_1 p
+  JOIN pg_catalog.pg_class c ON c.oid OPERATOR(pg_catalog.=) p.relation;
+INSERT INTO @extschema@.rbmarshal_migration_errors
+	(run_by, relation, source_column, target_column, key, run, error, noted_at)
+SELECT c.relowner::regrole, p.relation, p.source_column, p.target_column, e.key, 1, e.error, e.noted_at
+  FROM @extschema@.rbmarshal_migration_errors_0_1 e
+  JOIN @extschema@.rbmarshal_migration_progress_0_1 p ON p.job OPERATOR(pg_catalog.=) e.job
+  JOIN pg_catalog.pg_class c ON c.oid OPERATOR(pg_catalog.=) p.relation;
+-- out of the extension first: that also takes them off pg_dump's list
+ALTER EXTENSION rbmarshal DROP TABLE @extschema@.rbmarshal_migration_progress_0_1;
+ALTER EXTENSION rbmarshal DROP TABLE @extschema@.rbmarshal_migration_errors_0_1;
+DROP TABLE @extschema@.rbmarshal_migration_progress_0_1, @extschema@.rbmarshal_migration_errors_0_1;
 
 -- changing values: the bytes Marshal.dump writes after the same change is
 -- made in Ruby to Marshal.load(v)

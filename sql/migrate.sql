@@ -18,7 +18,8 @@ SELECT session_id, rbmarshal_error(data) FROM sessions_m WHERE NOT rbmarshal_is_
 SET client_min_messages = warning;
 CALL rbmarshal_migrate('sessions_m', 'data', 'data_json', 'id', 7);
 RESET client_min_messages;
-SELECT job, rows_total, rows_done, rows_bad, finished_at IS NOT NULL AS finished
+SELECT relation, source_column, target_column, run, key_column, source_format, target_type,
+	   rows_total, rows_done, rows_bad, finished_at IS NOT NULL AS finished
   FROM rbmarshal_migration_progress;
 SELECT s.session_id, e.error FROM rbmarshal_migration_errors e JOIN sessions_m s ON s.id::text = e.key
  ORDER BY s.id;
@@ -33,11 +34,13 @@ UPDATE sessions_m SET data_json = '{}' WHERE id = 3;
 UPDATE sessions_m SET data = 'BAgw' WHERE session_id = 'truncated';
 SELECT * FROM rbmarshal_migration_check('sessions_m', 'data', 'data_json');
 
--- running again converts what is left (the fixed row) and nothing twice
+-- running again converts what is left (the fixed row) and nothing twice;
+-- each run keeps its own counts
 SET client_min_messages = warning;
 CALL rbmarshal_migrate('sessions_m', 'data', 'data_json', 'id', 7);
 RESET client_min_messages;
-SELECT rows_total, rows_done, rows_bad FROM rbmarshal_migration_progress;
+SELECT run, rows_total, rows_done, rows_bad FROM rbmarshal_migration_progress ORDER BY run;
+SELECT key, run FROM rbmarshal_migration_errors ORDER BY key::int;
 SELECT data_json FROM sessions_m WHERE session_id = 'truncated';
 SELECT count(*) AS still_bad FROM rbmarshal_migration_errors;
 
@@ -51,10 +54,47 @@ RESET client_min_messages;
 SELECT user_id, settings_m IS NOT NULL AS converted, rbmarshal_class(settings_m) FROM prefs ORDER BY 1;
 SELECT * FROM rbmarshal_migration_check('prefs', 'settings', 'settings_m', 'user_id', 'auto', 'rbmarshal');
 
--- wrong arguments
+-- 'auto' is Marshal only (hex, Base64, bytea): text another serializer
+-- wrote is a bad row, not half-converted; Ruby literals when asked for
+CREATE TABLE other_m (id int PRIMARY KEY, data text, v rbmarshal);
+INSERT INTO other_m VALUES (1, '{"session_id":"abc","user_id":1}'), (2, '42'), (3, 'BAhpBg=='),
+	(4, '\x04083a0661');
+SET client_min_messages = warning;
+CALL rbmarshal_migrate('other_m', 'data', 'v');
+RESET client_min_messages;
+SELECT id, rbmarshal_inspect(v) FROM other_m ORDER BY id;
+SELECT key, error FROM rbmarshal_migration_errors WHERE relation = 'other_m'::regclass ORDER BY key;
+SET client_min_messages = warning;
+CALL rbmarshal_migrate('other_m', 'data', 'v', source_format => 'literal');
+RESET client_min_messages;
+SELECT id, rbmarshal_inspect(v) FROM other_m ORDER BY id;
+SELECT key, error FROM rbmarshal_migration_errors WHERE relation = 'other_m'::regclass ORDER BY key;
+
+-- wrong arguments are refused before any work, with what was wrong
 \set VERBOSITY terse
+CREATE TABLE wrong_m (id int PRIMARY KEY, n int, data text, t varchar NOT NULL DEFAULT '', j jsonb,
+					  g jsonb GENERATED ALWAYS AS (CASE WHEN n > 0 THEN '{}'::jsonb END) STORED);
+INSERT INTO wrong_m (id, n, data) VALUES (1, 1, 'BAgw');
+CREATE VIEW wrong_v AS SELECT * FROM wrong_m;
 CALL rbmarshal_migrate('prefs', 'settings', 'settings_m', 'no_such_column');
 CALL rbmarshal_migrate('prefs', 'settings', 'settings_m', 'user_id', 10, 'yaml');
+CALL rbmarshal_migrate('prefs', 'settings', 'settings_m', 'user_id', 10, 'base64');
+CALL rbmarshal_migrate('wrong_m', 'data', 't');
+CALL rbmarshal_migrate('wrong_m', 'data', 'j', batch_size => 0);
+CALL rbmarshal_migrate('wrong_m', 'data', 'j', batch_size => NULL);
+CALL rbmarshal_migrate('wrong_m', 'data', 'j', target_type => 'rbmarshal');
+CALL rbmarshal_migrate('wrong_m', 'data', 'j', target_type => 'yaml');
+CALL rbmarshal_migrate('wrong_m', 'data', 'j', source_format => 'cache');
+CALL rbmarshal_migrate('wrong_m', 'data', 'g');
+CALL rbmarshal_migrate('wrong_m', 'n', 'j');
+CALL rbmarshal_migrate('wrong_m', 'data', 'data');
+CALL rbmarshal_migrate('wrong_m', 'data', 'j', key_column => 'n');
+CALL rbmarshal_migrate('wrong_v', 'data', 'j');
+CALL rbmarshal_migrate('no_such_table', 'data', 'j');
+-- none of them started a run or wrote a row
+SELECT count(*) AS runs FROM rbmarshal_migration_progress WHERE relation = 'wrong_m'::regclass;
+SELECT count(j) AS written FROM wrong_m;
+\set VERBOSITY default
 
 -- everything is PARALLEL SAFE: a parallel scan can use it
 SET max_parallel_workers_per_gather = 2;

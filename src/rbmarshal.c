@@ -157,6 +157,22 @@ rbmarshal_report(const MarshalError *err, Node *escontext, const char *target)
 		pfree(buf);
 }
 
+#if PG_VERSION_NUM < 160000
+/* The end of errsave on 15: throw, or keep the report in the context. */
+void
+rbmarshal_errsave_finish(Node *context, const char *filename, int lineno,
+						 const char *funcname)
+{
+	ErrorSaveContext *escontext = (ErrorSaveContext *) context;
+
+	if (escontext == NULL)
+		errfinish(filename, lineno, funcname);
+	escontext->error_data = CopyErrorData();
+	escontext->error_occurred = true;
+	FlushErrorState();
+}
+#endif
+
 /* A codec call's status: anything but MARSHAL_OK is reported as an error. */
 void
 rbmarshal_check_status(MarshalStatus st, const MarshalError *err)

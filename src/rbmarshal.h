@@ -19,14 +19,39 @@
 #include "marshal.h"
 
 /*
- * Soft errors (PG 16+): input functions report through fcinfo->context.
- * On 15 the same calls become plain ereport(ERROR).
+ * Soft errors: the text input reports through an ErrorSaveContext, so that
+ * rbmarshal_error(text) gets its message without a subtransaction (which a
+ * parallel worker cannot start).  PG 16+ has them.  On 15 only this module
+ * passes one (RBMARSHAL_INPUT_CONTEXT ignores fcinfo->context), and errsave
+ * takes PG 16's steps with 15's calls: the report is built as ereport
+ * builds it, then thrown, or copied into the context and cleared.
  */
-#if PG_VERSION_NUM < 160000
+#if PG_VERSION_NUM >= 160000
+#define RBMARSHAL_INPUT_CONTEXT(fcinfo) ((fcinfo)->context)
+#else
+typedef struct ErrorSaveContext
+{
+	NodeTag		type;
+	bool		error_occurred;
+	bool		details_wanted;
+	ErrorData  *error_data;
+} ErrorSaveContext;
+
+#define T_ErrorSaveContext T_Invalid
+#define RBMARSHAL_INPUT_CONTEXT(fcinfo) ((Node *) NULL)
+#define SOFT_ERROR_OCCURRED(escontext) \
+	((escontext) != NULL && ((ErrorSaveContext *) (escontext))->error_occurred)
 #define errsave(context, ...) \
-	ereport(ERROR, __VA_ARGS__)
+	do { \
+		Node	   *errsave_ctx_ = (context); \
+		\
+		if (errstart(ERROR, TEXTDOMAIN)) \
+			__VA_ARGS__, rbmarshal_errsave_finish(errsave_ctx_, __FILE__, __LINE__, __func__); \
+	} while (0)
 #define ereturn(context, dummy_value, ...) \
-	do { ereport(ERROR, __VA_ARGS__); return (dummy_value); } while (0)
+	do { errsave(context, __VA_ARGS__); return (dummy_value); } while (0)
+extern void rbmarshal_errsave_finish(Node *context, const char *filename,
+									 int lineno, const char *funcname);
 #endif
 
 /* The type is a varlena of the exact stream bytes, like bytea. */

@@ -270,7 +270,12 @@ agg_state(FunctionCallInfo fcinfo, MemoryContext *aggctx)
 	return st;
 }
 
-/* A copy of an rbmarshal (or key) datum, or NULL, in the aggregate context. */
+/*
+ * A copy of an rbmarshal (or key) datum, or NULL, in the aggregate context.
+ * A varlena is kept detoasted: no TOAST pointer outlives the input row, the
+ * final function reads it without another copy, and a key compressed or
+ * stored out of line compares by the same bytes as its plain twin.
+ */
 static Datum *
 keep(MemoryContext aggctx, Datum d, bool isnull, Oid typid)
 {
@@ -281,7 +286,12 @@ keep(MemoryContext aggctx, Datum d, bool isnull, Oid typid)
 
 	get_typlenbyval(typid, &typlen, &typbyval);
 	*(bool *) (slot + 1) = isnull;
-	*slot = isnull ? (Datum) 0 : datumCopy(d, typbyval, typlen);
+	if (isnull)
+		*slot = (Datum) 0;
+	else if (typlen == -1)
+		*slot = PointerGetDatum(PG_DETOAST_DATUM_COPY(d));
+	else
+		*slot = datumCopy(d, typbyval, typlen);
 	MemoryContextSwitchTo(old);
 	return slot;
 }
@@ -348,7 +358,8 @@ rbmarshal_object_agg_transfn(PG_FUNCTION_ARGS)
 
 /*
  * A Ruby Hash keeps one entry per key: h[k] = v on a key already there
- * replaces the value in its first position.  Keys compare by their bytes.
+ * replaces the value in its first position.  Keys compare by their bytes
+ * (kept detoasted).
  */
 static int
 find_first(Datum **keys, int n, uint32 *hashes, int *table, int cap, int i)

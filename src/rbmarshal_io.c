@@ -18,6 +18,9 @@ PG_FUNCTION_INFO_V1(rbmarshal_send);
 PG_FUNCTION_INFO_V1(rbmarshal_from_bytea);
 PG_FUNCTION_INFO_V1(rbmarshal_is_valid);
 PG_FUNCTION_INFO_V1(rbmarshal_error);
+PG_FUNCTION_INFO_V1(rbmarshal_from_text);
+PG_FUNCTION_INFO_V1(rbmarshal_text_is_valid);
+PG_FUNCTION_INFO_V1(rbmarshal_text_error);
 PG_FUNCTION_INFO_V1(rbmarshal_inspect);
 
 /* Report a hex/Base64 decoding failure (22P02). */
@@ -45,12 +48,37 @@ report_text_error(MarshalTextStatus st, const char *form, size_t pos,
 			 errdetail_internal(what, form, pos)));
 }
 
+/* The forms text input can take; rbmarshal_from_text names them. */
+#define FORM_HEX		0x1
+#define FORM_BASE64		0x2
+#define FORM_LITERAL	0x4
+#define FORM_ANY		(FORM_HEX | FORM_BASE64 | FORM_LITERAL)
+
+/* "neither ... nor ...": the forms that were tried, for error messages. */
+static const char *
+forms_text(int forms)
+{
+	switch (forms)
+	{
+		case FORM_ANY:
+			return "neither \"\\x\" and hex, Base64 of a Marshal stream nor a Ruby literal";
+		case FORM_HEX | FORM_BASE64:
+			return "neither \"\\x\" and hex nor Base64 of a Marshal stream";
+		case FORM_HEX:
+			return "not \"\\x\" and hex";
+		case FORM_BASE64:
+			return "not Base64 of a Marshal stream";
+		default:
+			return "not a Ruby literal";
+	}
+}
+
 /*
  * A Ruby literal: the stream MRI's Marshal.dump(eval(literal)) writes,
  * nothing evaluated.
  */
-static Datum
-literal_in(const char *str, Node *escontext)
+static bytea *
+literal_in(const char *str, int forms, Node *escontext)
 {
 	MarshalError err;
 	uint8_t    *bytes;
@@ -62,68 +90,167 @@ literal_in(const char *str, Node *escontext)
 							 &err) != MARSHAL_OK)
 	{
 		if (err.status == MARSHAL_ERR_SYNTAX)
-			ereturn(escontext, (Datum) 0,
+			ereturn(escontext, NULL,
 					(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
-					 errmsg("invalid input syntax for type %s", "rbmarshal"),
-					 errdetail("At character %zu: %s.", err.offset + 1, err.detail),
-					 errhint("Input is \"\\x\" and hex, Base64 of a Marshal stream, or a Ruby literal.")));
+					 errmsg("invalid input syntax for type %s: %s", "rbmarshal",
+							forms_text(forms)),
+					 errdetail("As a Ruby literal, at character %zu: %s.",
+							   err.offset + 1, err.detail)));
 		rbmarshal_report(&err, escontext, "rbmarshal");
-		return (Datum) 0;
+		return NULL;
 	}
 	/* the parser's depth is not the stream's (wrappers, ivars count too) */
 	if (!rbmarshal_check((const char *) bytes, len, escontext))
-		return (Datum) 0;
+		return NULL;
 	result = rbmarshal_value(bytes, len);
 	pfree(bytes);
-	return PointerGetDatum(result);
+	return result;
 }
 
 /*
- * Text input: "\x" hex, Base64 of a stream (which always begins "BA", the
- * encoding of 04 08 ..), or a Ruby literal.
+ * Text in one of forms: "\x" hex, Base64 of a stream (which always begins
+ * "BA", the encoding of 04 08 ..), or a Ruby literal.  NULL after a soft
+ * error.
  */
-Datum
-rbmarshal_in(PG_FUNCTION_ARGS)
+static bytea *
+text_in(const char *str, int forms, Node *escontext)
 {
-	char	   *str = PG_GETARG_CSTRING(0);
-	Node	   *escontext = fcinfo->context;
 	const char *p = str;
 	size_t		len;
-	bool		hex;
+	int			form;
 	bytea	   *result;
 	size_t		outlen;
 	size_t		errpos;
 	MarshalTextStatus st;
 
+	if (forms == FORM_LITERAL)
+		return literal_in(str, forms, escontext);
 	while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
 		p++;
 	len = strlen(p);
 	if (len >= 2 && p[0] == '\\' && p[1] == 'x')
 	{
-		hex = true;
+		form = FORM_HEX;
 		p += 2;
 		len -= 2;
 	}
 	else if (len >= 2 && p[0] == 'B' && p[1] == 'A')
-		hex = false;
+		form = FORM_BASE64;
 	else
-		return literal_in(str, escontext);
+		form = FORM_LITERAL;
+	if (form == FORM_LITERAL && (forms & FORM_LITERAL))
+		return literal_in(str, forms, escontext);
+	if ((forms & form) == 0)
+		ereturn(escontext, NULL,
+				(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+				 errmsg("invalid input syntax for type %s: %s", "rbmarshal",
+						forms_text(forms)),
+				 (forms & FORM_LITERAL) == 0 ?
+				 errhint("Ruby literals are read only when asked for: rbmarshal_from_text(value, 'literal').") : 0));
 
-	result = palloc(VARHDRSZ + (hex ? marshal_hex_decoded_max(len)
+	result = palloc(VARHDRSZ + (form == FORM_HEX ? marshal_hex_decoded_max(len)
 								: marshal_base64_decoded_max(len)));
-	st = hex ? marshal_hex_decode(p, len, (uint8_t *) VARDATA(result), &outlen, &errpos)
-		: marshal_base64_decode(p, len, (uint8_t *) VARDATA(result), &outlen, &errpos);
+	st = form == FORM_HEX ?
+		marshal_hex_decode(p, len, (uint8_t *) VARDATA(result), &outlen, &errpos) :
+		marshal_base64_decode(p, len, (uint8_t *) VARDATA(result), &outlen, &errpos);
 	if (st != MARSHAL_TEXT_OK)
 	{
 		/* positions count from the start of the whole input */
-		report_text_error(st, hex ? "hexadecimal" : "Base64",
+		report_text_error(st, form == FORM_HEX ? "hexadecimal" : "Base64",
 						  errpos + (size_t) (p - str), escontext);
-		PG_RETURN_NULL();
+		return NULL;
 	}
 	SET_VARSIZE(result, VARHDRSZ + outlen);
 	if (!rbmarshal_check(VARDATA(result), outlen, escontext))
+		return NULL;
+	return result;
+}
+
+/* Text input: any of the three forms. */
+Datum
+rbmarshal_in(PG_FUNCTION_ARGS)
+{
+	bytea	   *result = text_in(PG_GETARG_CSTRING(0), FORM_ANY,
+								 RBMARSHAL_INPUT_CONTEXT(fcinfo));
+
+	if (result == NULL)
 		PG_RETURN_NULL();
 	PG_RETURN_BYTEA_P(result);
+}
+
+/*
+ * rbmarshal_from_text(value, form): text in the one form named; 'auto' is
+ * hex or Base64, the forms Marshal data is stored in, never a literal.
+ */
+Datum
+rbmarshal_from_text(PG_FUNCTION_ARGS)
+{
+	char	   *str = text_to_cstring(PG_GETARG_TEXT_PP(0));
+	char	   *form = text_to_cstring(PG_GETARG_TEXT_PP(1));
+	int			forms;
+
+	if (strcmp(form, "auto") == 0)
+		forms = FORM_HEX | FORM_BASE64;
+	else if (strcmp(form, "hex") == 0)
+		forms = FORM_HEX;
+	else if (strcmp(form, "base64") == 0)
+		forms = FORM_BASE64;
+	else if (strcmp(form, "literal") == 0)
+		forms = FORM_LITERAL;
+	else
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("form must be auto, hex, base64 or literal, not \"%s\"", form)));
+	PG_RETURN_BYTEA_P(text_in(str, forms, NULL));
+}
+
+/*
+ * Why the text input would refuse t, as "message: detail"; NULL if it
+ * would not.  No subtransaction: safe in a parallel worker.
+ */
+static char *
+text_input_error(text *t)
+{
+	ErrorSaveContext escontext = {T_ErrorSaveContext, false, true, NULL};
+	ErrorData  *e;
+	size_t		offset;
+	int			start = 0;
+
+	(void) text_in(text_to_cstring(t), FORM_ANY, (Node *) &escontext);
+	if (!escontext.error_occurred)
+		return NULL;
+	e = escontext.error_data;
+	if (e->detail == NULL || e->detail[0] == '\0')
+		return pstrdup(e->message);
+	/* a codec error reads as rbmarshal_error(bytea) gives it */
+	if (sscanf(e->detail, "At byte offset %zu: %n", &offset, &start) == 1 && start > 0)
+	{
+		size_t		len = strlen(e->detail + start);
+
+		if (len > 0 && e->detail[start + len - 1] == '.')
+			len--;
+		return psprintf("%s at byte offset %zu: %.*s", e->message, offset,
+						(int) len, e->detail + start);
+	}
+	return psprintf("%s: %s", e->message, e->detail);
+}
+
+/* rbmarshal_is_valid(text): would the text convert? */
+Datum
+rbmarshal_text_is_valid(PG_FUNCTION_ARGS)
+{
+	PG_RETURN_BOOL(text_input_error(PG_GETARG_TEXT_PP(0)) == NULL);
+}
+
+/* rbmarshal_error(text): why would it not?  NULL when it would. */
+Datum
+rbmarshal_text_error(PG_FUNCTION_ARGS)
+{
+	char	   *msg = text_input_error(PG_GETARG_TEXT_PP(0));
+
+	if (msg == NULL)
+		PG_RETURN_NULL();
+	PG_RETURN_TEXT_P(cstring_to_text(msg));
 }
 
 /* Text output: "\x" and lowercase hex, lossless like bytea's. */

@@ -7,7 +7,9 @@
 
 #include "datatype/timestamp.h"
 #include "funcapi.h"
+#include "mb/pg_wchar.h"
 #include "utils/builtins.h"
+#include "utils/memutils.h"
 #include "utils/timestamp.h"
 
 #include <math.h>
@@ -51,6 +53,52 @@ float_seconds(double f, int64 *secs, int64 *usec)
 	return true;
 }
 
+/*
+ * expires_at, seconds since 1970 as a Ruby Float: Time.at(f), truncated as
+ * Time#usec.  Float::INFINITY (expires_in: Float::INFINITY) is infinity;
+ * NaN and what timestamptz cannot hold are errors, not a wrong value.
+ */
+static TimestampTz
+expiry(double f)
+{
+	int64		secs;
+	int64		usec;
+	TimestampTz t;
+
+	if (isinf(f))
+		return f > 0 ? DT_NOEND : DT_NOBEGIN;
+	if (float_seconds(f, &secs, &usec))
+	{
+		t = (secs - (int64) (POSTGRES_EPOCH_JDATE - UNIX_EPOCH_JDATE) * SECS_PER_DAY) *
+			USECS_PER_SEC + usec;
+		if (IS_VALID_TIMESTAMP(t))
+			return t;
+	}
+	ereport(ERROR,
+			(errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
+			 errmsg("cache entry expiry out of range for timestamp with time zone")));
+}
+
+/*
+ * The version, a Ruby String, as text: UTF-8 converted to the server
+ * encoding, and refused if it is not valid UTF-8 (a NUL or a 0xFF byte
+ * would make a text value nothing can read back).
+ */
+static text *
+version_text(const uint8_t *s, size_t len)
+{
+	char	   *conv;
+
+	if (len > MaxAllocSize - VARHDRSZ - 1 ||
+		!pg_verify_mbstr(PG_UTF8, (const char *) s, (int) len, true))
+		ereport(ERROR,
+				(errcode(ERRCODE_CHARACTER_NOT_IN_REPERTOIRE),
+				 errmsg("cache entry version is not UTF-8 text")));
+	conv = pg_any_to_server((const char *) s, (int) len, PG_UTF8);
+	return conv == (const char *) s ? cstring_to_text_with_len(conv, (int) len)
+		: cstring_to_text(conv);
+}
+
 Datum
 rbmarshal_cache_entry(PG_FUNCTION_ARGS)
 {
@@ -76,23 +124,11 @@ rbmarshal_cache_entry(PG_FUNCTION_ARGS)
 	}
 	values[0] = PointerGetDatum(rbmarshal_value(e.value, e.value_len));
 	if (e.has_expires)
-	{
-		/* seconds since 1970 as a Float: Time.at(f), truncated as Time#usec */
-		int64		secs;
-		int64		usec;
-
-		if (!float_seconds(e.expires_at, &secs, &usec))
-			ereport(ERROR,
-					(errcode(ERRCODE_DATETIME_VALUE_OUT_OF_RANGE),
-					 errmsg("cache entry expiry out of range for timestamp with time zone")));
-		values[1] = TimestampTzGetDatum((secs - (int64) (POSTGRES_EPOCH_JDATE - UNIX_EPOCH_JDATE) * SECS_PER_DAY) *
-										USECS_PER_SEC + usec);
-	}
+		values[1] = TimestampTzGetDatum(expiry(e.expires_at));
 	else
 		nulls[1] = true;
 	if (e.has_version && !e.version_marshaled)
-		values[2] = PointerGetDatum(cstring_to_text_with_len((const char *) e.version,
-															 (int) e.version_len));
+		values[2] = PointerGetDatum(version_text(e.version, e.version_len));
 	else if (e.has_version)
 	{
 		/* 7.1 wrote Marshal.dump(version): read its String */
@@ -105,8 +141,7 @@ rbmarshal_cache_entry(PG_FUNCTION_ARGS)
 		if (marshal_node(&doc, 2, &n, &err) != MARSHAL_OK)
 			rbmarshal_report(&err, NULL, "rbmarshal");
 		if (n.type == MT_STRING)
-			values[2] = PointerGetDatum(cstring_to_text_with_len((const char *) n.data.ptr,
-																 (int) n.data.len));
+			values[2] = PointerGetDatum(version_text(n.data.ptr, n.data.len));
 		else
 			nulls[2] = true;
 	}

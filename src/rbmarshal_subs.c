@@ -98,7 +98,12 @@ rbmarshal_subscript_handler(PG_FUNCTION_ARGS)
 		.transform = rbmarshal_subscript_transform,
 		.exec_setup = rbmarshal_exec_setup,
 		.fetch_strict = true,	/* NULL in, NULL out */
-		.fetch_leakproof = true,	/* a missing key is NULL, not an error */
+		/*
+		 * Not leakproof: a missing key is NULL, but a value that cannot be
+		 * read (a broken serialized attribute, a limit) raises an error
+		 * naming what it found, which must not run before row security.
+		 */
+		.fetch_leakproof = false,
 		.store_leakproof = false
 	};
 

@@ -18,6 +18,7 @@
 
 PG_FUNCTION_INFO_V1(rbmarshal_jsonb);
 PG_FUNCTION_INFO_V1(rbmarshal_to_jsonb);
+PG_FUNCTION_INFO_V1(rbmarshal_json);
 
 typedef struct JsonbSink
 {
@@ -349,4 +350,17 @@ rbmarshal_to_jsonb(PG_FUNCTION_ARGS)
 	bytea	   *v = PG_GETARG_RBMARSHAL_PP(0);
 
 	return marshal_jsonb(v, PG_GETARG_INT32(1), binary_mode(PG_GETARG_TEXT_PP(2)));
+}
+
+/*
+ * The rbmarshal -> json cast: the jsonb view's text, as jsonb's own cast
+ * to json gives it.  In C, so that nothing resolves through the caller's
+ * search_path (a generated column using it must restore from pg_dump).
+ */
+Datum
+rbmarshal_json(PG_FUNCTION_ARGS)
+{
+	Jsonb	   *j = DatumGetJsonbP(rbmarshal_jsonb(fcinfo));
+
+	PG_RETURN_TEXT_P(cstring_to_text(JsonbToCString(NULL, &j->root, VARSIZE(j))));
 }

@@ -95,6 +95,12 @@ bash test/edit/check.sh >"$log/edit" 2>&1
 cat "$log/edit"
 tally edit-fixtures "$log/edit"
 
+echo "== security fixtures reproduce from ActiveSupport"
+bash test/regenerate-check.sh --hint "(needs ruby-activesupport: test/setup-debian.sh)" \
+	security-fixtures test/security/generate.rb -- test/security/cache_entries.tsv >"$log/secfx" 2>&1
+cat "$log/secfx"
+tally security-fixtures "$log/secfx"
+
 echo "== regression suite (pg_regress in a throwaway cluster)"
 step install make -s install
 rm -rf results regression.diffs regression.out
@@ -127,6 +133,12 @@ pg_virtualenv -t bash test/upgrade/run.sh >"$log/upgrade.raw" 2>&1
 grep -E '^(ok|not ok) ' "$log/upgrade.raw"
 grep -E '^upgrade: ' "$log/upgrade.raw" >"$log/upgrade" || tail -n 60 "$log/upgrade.raw"
 tally upgrade "$log/upgrade"
+
+echo "== security: a database owner installs it and uses every function; dump/restore"
+pg_virtualenv -t bash test/security/run.sh >"$log/security.raw" 2>&1
+grep -E '^(ok|not ok) ' "$log/security.raw"
+grep -E '^security: ' "$log/security.raw" >"$log/security" || tail -n 60 "$log/security.raw"
+tally security "$log/security"
 
 echo "$passed passed, $failed failed"
 [[ $failed -eq 0 ]]

@@ -90,6 +90,15 @@ else
 fi
 
 q -d $old -c "$read_values" >"$work/after"
+jobs="SELECT relation, source_column, target_column, rows_total, rows_done, rows_bad, run_by::text = 'postgres'
+	FROM rbmarshal_migration_progress"
+bad="SELECT relation, key, error FROM rbmarshal_migration_errors"
+if [[ $(q -d $old -c "$jobs") == "app.src|data|target|2|1|1|t" &&
+	$(q -d $old -c "$bad") == "app.src|2|"* ]]; then
+	ok "0.1.0's migration job and its bad row carried over to the new tables"
+else
+	not_ok "0.1.0's migration job did not carry over: $(q -d $old -c "$jobs") / $(q -d $old -c "$bad")"
+fi
 if [[ -s $work/before ]] && cmp -s "$work/before" "$work/after" &&
 	[[ $(q -d $old -c "SET enable_seqscan = off" -c "SELECT id FROM app.t WHERE v = '42'") == 4 ]]; then
 	ok "values stored under 0.1.0 read the same after the update (and through their index)"
