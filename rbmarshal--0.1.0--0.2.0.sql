@@ -23,45 +23,51 @@ COMMENT ON FUNCTION rbmarshal_from_text(text, text) IS 'text in the form named: 
 DROP PROCEDURE rbmarshal_migrate(regclass, name, name, name, integer, text, text);
 DROP FUNCTION rbmarshal_migration_check(regclass, name, name, name, text, text);
 DROP FUNCTION rbmarshal_migration_expr(regclass, name, text, text);
-ALTER TABLE rbmarshal_migration_progress RENAME TO rbmarshal_migration_progress_0_1;
-ALTER INDEX rbmarshal_migration_progress_pkey RENAME TO rbmarshal_migration_progress_0_1_pkey;
-ALTER TABLE rbmarshal_migration_errors RENAME TO rbmarshal_migration_errors_0_1;
-ALTER INDEX rbmarshal_migration_errors_pkey RENAME TO rbmarshal_migration_errors_0_1_pkey;
-
--- Jobs belong to the role that runs them (row security: each role sees and
--- changes only its own rows) and are keyed by the relation's OID.  Not in
--- pg_dump: a database owner's dump must not need other roles' rows.
-CREATE TABLE rbmarshal_migration_progress (
-	run_by regrole NOT NULL DEFAULT pg_catalog.quote_ident(CURRENT_USER)::regrole,
-	relation regclass NOT NULL,
-	source_column name NOT NULL,
-	target_column name NOT NULL,
-	run integer NOT NULL,
-	key_column name,
-	source_format text,
-	target_type text,
-	batch_size integer,
-	rows_total bigint NOT NULL DEFAULT 0,
-	rows_done bigint NOT NULL DEFAULT 0,
-	rows_bad bigint NOT NULL DEFAULT 0,
-	started_at timestamptz NOT NULL DEFAULT pg_catalog.clock_timestamp(),
-	updated_at timestamptz NOT NULL DEFAULT pg_catalog.clock_timestamp(),
-	finished_at timestamptz,
-	PRIMARY KEY (run_by, relation, source_column, target_column, run)
-);
+-- The tables keep 0.1.0's columns (its dumps restore into them) and gain the
+-- new key; 0.1.0's jobs become run 1 of a job run by the table's owner.
+-- Dropped from the extension and added back: off pg_dump's list.
+ALTER EXTENSION rbmarshal DROP TABLE rbmarshal_migration_progress;
+ALTER EXTENSION rbmarshal DROP TABLE rbmarshal_migration_errors;
+ALTER EXTENSION rbmarshal ADD TABLE rbmarshal_migration_progress;
+ALTER EXTENSION rbmarshal ADD TABLE rbmarshal_migration_errors;
+ALTER TABLE rbmarshal_migration_progress
+	DROP CONSTRAINT rbmarshal_migration_progress_pkey,
+	ADD COLUMN run_by regrole,
+	ADD COLUMN run integer,
+	ADD COLUMN key_column name,
+	ADD COLUMN source_format text,
+	ADD COLUMN target_type text,
+	ADD COLUMN batch_size integer;
+-- (no fast default for run: a fresh install has no "missing value")
+UPDATE rbmarshal_migration_progress p
+   SET run = 1, run_by = coalesce((SELECT c.relowner::regrole FROM pg_catalog.pg_class c
+						   WHERE c.oid OPERATOR(pg_catalog.=) p.relation),
+						  pg_catalog.quote_ident(CURRENT_USER)::regrole);
+ALTER TABLE rbmarshal_migration_progress
+	ALTER COLUMN run_by SET DEFAULT pg_catalog.quote_ident(CURRENT_USER)::regrole,
+	ALTER COLUMN run_by SET NOT NULL,
+	ALTER COLUMN run SET DEFAULT 1,
+	ALTER COLUMN run SET NOT NULL,
+	ADD PRIMARY KEY (run_by, relation, source_column, target_column, run);
+ALTER TABLE rbmarshal_migration_errors
+	DROP CONSTRAINT rbmarshal_migration_errors_pkey,
+	ADD COLUMN run_by regrole,
+	ADD COLUMN relation regclass,
+	ADD COLUMN source_column name,
+	ADD COLUMN target_column name,
+	ADD COLUMN run integer;
+UPDATE rbmarshal_migration_errors e
+   SET run_by = p.run_by, relation = p.relation, source_column = p.source_column,
+	   target_column = p.target_column, run = 1
+  FROM rbmarshal_migration_progress p
+ WHERE p.job OPERATOR(pg_catalog.=) e.job;
+UPDATE rbmarshal_migration_errors SET run_by = pg_catalog.quote_ident(CURRENT_USER)::regrole
+ WHERE run_by IS NULL;
+ALTER TABLE rbmarshal_migration_errors
+	ALTER COLUMN run_by SET DEFAULT pg_catalog.quote_ident(CURRENT_USER)::regrole,
+	ALTER COLUMN run_by SET NOT NULL,
+	ADD CONSTRAINT rbmarshal_migration_errors_key UNIQUE (run_by, relation, source_column, target_column, key);
 COMMENT ON TABLE rbmarshal_migration_progress IS 'one row per run of rbmarshal_migrate: how far it got (each role sees its own)';
-
-CREATE TABLE rbmarshal_migration_errors (
-	run_by regrole NOT NULL DEFAULT pg_catalog.quote_ident(CURRENT_USER)::regrole,
-	relation regclass NOT NULL,
-	source_column name NOT NULL,
-	target_column name NOT NULL,
-	key text NOT NULL,
-	run integer NOT NULL,
-	error text NOT NULL,
-	noted_at timestamptz NOT NULL DEFAULT pg_catalog.clock_timestamp(),
-	PRIMARY KEY (run_by, relation, source_column, target_column, key)
-);
 COMMENT ON TABLE rbmarshal_migration_errors IS 'rows rbmarshal_migrate could not convert, with the error and the run that last tried (each role sees its own); the source row is left as it was';
 
 ALTER TABLE rbmarshal_migration_progress ENABLE ROW LEVEL SECURITY;
@@ -229,10 +235,10 @@ BEGIN
 	 WHERE p.run_by = me AND p.relation = relation
 	   AND p.source_column = source_column AND p.target_column = target_column;
 	INSERT INTO @extschema@.rbmarshal_migration_progress
-		(relation, source_column, target_column, run, key_column, source_format, target_type,
+		(job, relation, source_column, target_column, run, key_column, source_format, target_type,
 		 batch_size, rows_total)
-		VALUES (relation, source_column, target_column, next_run, key_column, source_format,
-				target_type, batch_size, total);
+		VALUES (format('%s.%I->%I', relation, source_column, target_column), relation, source_column,
+				target_column, next_run, key_column, source_format, target_type, batch_size, total);
 	RETURN next_run;
 END $$;
 
@@ -312,10 +318,10 @@ BEGIN
 	 WHERE e.run_by = me AND e.relation = relation AND e.source_column = source_column
 	   AND e.target_column = target_column AND e.key = ANY (keys) AND e.key <> ALL (bad_keys);
 	INSERT INTO @extschema@.rbmarshal_migration_errors
-		(relation, source_column, target_column, key, run, error)
-		SELECT relation, source_column, target_column, b.key, run, b.error
+		(job, relation, source_column, target_column, key, run, error)
+		SELECT job.job, relation, source_column, target_column, b.key, run, b.error
 		  FROM unnest(bad_keys, bad_errors) AS b(key, error)
-		ON CONFLICT ON CONSTRAINT rbmarshal_migration_errors_pkey
+		ON CONFLICT ON CONSTRAINT rbmarshal_migration_errors_key
 		DO UPDATE SET run = EXCLUDED.run, error = EXCLUDED.error, noted_at = clock_timestamp();
 	UPDATE @extschema@.rbmarshal_migration_progress p
 	   SET rows_done = p.rows_done + n, rows_bad = p.rows_bad + cardinality(bad_keys),
@@ -392,25 +398,6 @@ END $$;
 COMMENT ON FUNCTION rbmarshal_migration_check(regclass, name, name, name, text, text) IS
 	'rows whose converted value does not match their source, or that were neither converted nor recorded as bad';
 
--- 0.1.0's jobs, as run 1 of a job run by the table's owner
-INSERT INTO @extschema@.rbmarshal_migration_progress
-	(run_by, relation, source_column, target_column, run, rows_total, rows_done, rows_bad,
-	 started_at, updated_at, finished_at)
-SELECT c.relowner::regrole, p.relation, p.source_column, p.target_column, 1, p.rows_total,
-	   p.rows_done, p.rows_bad, p.started_at, p.updated_at, p.finished_at
-  FROM @extschema@.rbmarshal_migration_progress_0_1 p
-  JOIN pg_catalog.pg_class c ON c.oid OPERATOR(pg_catalog.=) p.relation;
-INSERT INTO @extschema@.rbmarshal_migration_errors
-	(run_by, relation, source_column, target_column, key, run, error, noted_at)
-SELECT c.relowner::regrole, p.relation, p.source_column, p.target_column, e.key, 1, e.error, e.noted_at
-  FROM @extschema@.rbmarshal_migration_errors_0_1 e
-  JOIN @extschema@.rbmarshal_migration_progress_0_1 p ON p.job OPERATOR(pg_catalog.=) e.job
-  JOIN pg_catalog.pg_class c ON c.oid OPERATOR(pg_catalog.=) p.relation;
--- out of the extension first: that also takes them off pg_dump's list
-ALTER EXTENSION rbmarshal DROP TABLE @extschema@.rbmarshal_migration_progress_0_1;
-ALTER EXTENSION rbmarshal DROP TABLE @extschema@.rbmarshal_migration_errors_0_1;
-DROP TABLE @extschema@.rbmarshal_migration_progress_0_1, @extschema@.rbmarshal_migration_errors_0_1;
-
 -- changing values: the bytes Marshal.dump writes after the same change is
 -- made in Ruby to Marshal.load(v)
 
@@ -448,19 +435,19 @@ CREATE OPERATOR || (LEFTARG = rbmarshal, RIGHTARG = rbmarshal, PROCEDURE = rbmar
 -- containment and jsonpath on the jsonb view: inlined, so an expression
 -- index on (v::jsonb) serves them
 CREATE FUNCTION rbmarshal_contains(rbmarshal, jsonb) RETURNS boolean
-	AS 'SELECT rbmarshal_jsonb($1) @> $2' LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE;
+	AS 'SELECT @extschema@.rbmarshal_jsonb($1) OPERATOR(pg_catalog.@>) $2' LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION rbmarshal_contains(rbmarshal, jsonb) IS 'v::jsonb @> j';
 CREATE FUNCTION rbmarshal_contained(rbmarshal, jsonb) RETURNS boolean
-	AS 'SELECT rbmarshal_jsonb($1) <@ $2' LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE;
+	AS 'SELECT @extschema@.rbmarshal_jsonb($1) OPERATOR(pg_catalog.<@) $2' LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION rbmarshal_contained(rbmarshal, jsonb) IS 'v::jsonb <@ j';
 CREATE FUNCTION rbmarshal_path_exists(rbmarshal, jsonpath) RETURNS boolean
-	AS 'SELECT rbmarshal_jsonb($1) @? $2' LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE;
+	AS 'SELECT @extschema@.rbmarshal_jsonb($1) OPERATOR(pg_catalog.@?) $2' LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION rbmarshal_path_exists(rbmarshal, jsonpath) IS 'v::jsonb @? path';
 CREATE FUNCTION rbmarshal_path_match(rbmarshal, jsonpath) RETURNS boolean
-	AS 'SELECT rbmarshal_jsonb($1) @@ $2' LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE;
+	AS 'SELECT @extschema@.rbmarshal_jsonb($1) OPERATOR(pg_catalog.@@) $2' LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION rbmarshal_path_match(rbmarshal, jsonpath) IS 'v::jsonb @@ path';
 CREATE FUNCTION rbmarshal_path_query(rbmarshal, jsonpath) RETURNS SETOF jsonb
-	AS 'SELECT jsonb_path_query(rbmarshal_jsonb($1), $2)' LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE;
+	AS 'SELECT pg_catalog.jsonb_path_query(@extschema@.rbmarshal_jsonb($1), $2)' LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION rbmarshal_path_query(rbmarshal, jsonpath) IS 'jsonb_path_query(v::jsonb, path)';
 
 CREATE OPERATOR @> (LEFTARG = rbmarshal, RIGHTARG = jsonb, PROCEDURE = rbmarshal_contains,

@@ -37,6 +37,10 @@ RESET client_min_messages;
 SELECT id, data_json FROM rbm_bob.secrets ORDER BY id;
 SELECT * FROM rbmarshal_migration_check('rbm_bob.secrets', 'data', 'data_json');
 SELECT 'BAh7BkkiBmsGOgZFVGkG'::rbmarshal::json;
+-- the SQL-language functions name what they call by its schema
+SET search_path = rbm_alice, public;
+SELECT v @> '{"k": 1}', v <@ '{"k": 1}', v @? '$.k', v @@ '$.k == 1', rbmarshal_path_query(v, '$.k')
+  FROM (SELECT 'BAh7BkkiBmsGOgZFVGkG'::rbmarshal AS v) s;
 -- the extension's functions work whatever the caller's path
 SET search_path = rbm_alice;
 SELECT public.rbmarshal_error('not marshal'), public.rbmarshal_is_valid('BAgw');

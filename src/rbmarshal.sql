@@ -260,19 +260,19 @@ CREATE OPERATOR || (LEFTARG = rbmarshal, RIGHTARG = rbmarshal, PROCEDURE = rbmar
 -- containment and jsonpath on the jsonb view: inlined, so an expression
 -- index on (v::jsonb) serves them
 CREATE FUNCTION rbmarshal_contains(rbmarshal, jsonb) RETURNS boolean
-	AS 'SELECT rbmarshal_jsonb($1) @> $2' LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE;
+	AS 'SELECT @extschema@.rbmarshal_jsonb($1) OPERATOR(pg_catalog.@>) $2' LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION rbmarshal_contains(rbmarshal, jsonb) IS 'v::jsonb @> j';
 CREATE FUNCTION rbmarshal_contained(rbmarshal, jsonb) RETURNS boolean
-	AS 'SELECT rbmarshal_jsonb($1) <@ $2' LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE;
+	AS 'SELECT @extschema@.rbmarshal_jsonb($1) OPERATOR(pg_catalog.<@) $2' LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION rbmarshal_contained(rbmarshal, jsonb) IS 'v::jsonb <@ j';
 CREATE FUNCTION rbmarshal_path_exists(rbmarshal, jsonpath) RETURNS boolean
-	AS 'SELECT rbmarshal_jsonb($1) @? $2' LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE;
+	AS 'SELECT @extschema@.rbmarshal_jsonb($1) OPERATOR(pg_catalog.@?) $2' LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION rbmarshal_path_exists(rbmarshal, jsonpath) IS 'v::jsonb @? path';
 CREATE FUNCTION rbmarshal_path_match(rbmarshal, jsonpath) RETURNS boolean
-	AS 'SELECT rbmarshal_jsonb($1) @@ $2' LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE;
+	AS 'SELECT @extschema@.rbmarshal_jsonb($1) OPERATOR(pg_catalog.@@) $2' LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION rbmarshal_path_match(rbmarshal, jsonpath) IS 'v::jsonb @@ path';
 CREATE FUNCTION rbmarshal_path_query(rbmarshal, jsonpath) RETURNS SETOF jsonb
-	AS 'SELECT jsonb_path_query(rbmarshal_jsonb($1), $2)' LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE;
+	AS 'SELECT pg_catalog.jsonb_path_query(@extschema@.rbmarshal_jsonb($1), $2)' LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION rbmarshal_path_query(rbmarshal, jsonpath) IS 'jsonb_path_query(v::jsonb, path)';
 
 CREATE OPERATOR @> (LEFTARG = rbmarshal, RIGHTARG = jsonb, PROCEDURE = rbmarshal_contains,
@@ -392,38 +392,41 @@ CREATE FUNCTION rbmarshal_from_text(value text, form text) RETURNS rbmarshal
 COMMENT ON FUNCTION rbmarshal_from_text(text, text) IS 'text in the form named: auto (hex or Base64, never a Ruby literal), hex, base64 or literal';
 
 -- Jobs belong to the role that runs them (row security: each role sees and
--- changes only its own rows) and are keyed by the relation's OID.  Not in
+-- changes only its own rows) and are keyed by the relation's OID; job is a
+-- label (and what 0.1.0 keyed them by: its dumps still restore).  Not in
 -- pg_dump: a database owner's dump must not need other roles' rows.
 CREATE TABLE rbmarshal_migration_progress (
-	run_by regrole NOT NULL DEFAULT pg_catalog.quote_ident(CURRENT_USER)::regrole,
+	job text NOT NULL,
 	relation regclass NOT NULL,
 	source_column name NOT NULL,
 	target_column name NOT NULL,
-	run integer NOT NULL,
-	key_column name,
-	source_format text,
-	target_type text,
-	batch_size integer,
 	rows_total bigint NOT NULL DEFAULT 0,
 	rows_done bigint NOT NULL DEFAULT 0,
 	rows_bad bigint NOT NULL DEFAULT 0,
 	started_at timestamptz NOT NULL DEFAULT pg_catalog.clock_timestamp(),
 	updated_at timestamptz NOT NULL DEFAULT pg_catalog.clock_timestamp(),
 	finished_at timestamptz,
+	run_by regrole NOT NULL DEFAULT pg_catalog.quote_ident(CURRENT_USER)::regrole,
+	run integer NOT NULL DEFAULT 1,
+	key_column name,
+	source_format text,
+	target_type text,
+	batch_size integer,
 	PRIMARY KEY (run_by, relation, source_column, target_column, run)
 );
 COMMENT ON TABLE rbmarshal_migration_progress IS 'one row per run of rbmarshal_migrate: how far it got (each role sees its own)';
 
 CREATE TABLE rbmarshal_migration_errors (
-	run_by regrole NOT NULL DEFAULT pg_catalog.quote_ident(CURRENT_USER)::regrole,
-	relation regclass NOT NULL,
-	source_column name NOT NULL,
-	target_column name NOT NULL,
+	job text NOT NULL,
 	key text NOT NULL,
-	run integer NOT NULL,
 	error text NOT NULL,
 	noted_at timestamptz NOT NULL DEFAULT pg_catalog.clock_timestamp(),
-	PRIMARY KEY (run_by, relation, source_column, target_column, key)
+	run_by regrole NOT NULL DEFAULT pg_catalog.quote_ident(CURRENT_USER)::regrole,
+	relation regclass,
+	source_column name,
+	target_column name,
+	run integer,
+	CONSTRAINT rbmarshal_migration_errors_key UNIQUE (run_by, relation, source_column, target_column, key)
 );
 COMMENT ON TABLE rbmarshal_migration_errors IS 'rows rbmarshal_migrate could not convert, with the error and the run that last tried (each role sees its own); the source row is left as it was';
 
@@ -592,10 +595,10 @@ BEGIN
 	 WHERE p.run_by = me AND p.relation = relation
 	   AND p.source_column = source_column AND p.target_column = target_column;
 	INSERT INTO @extschema@.rbmarshal_migration_progress
-		(relation, source_column, target_column, run, key_column, source_format, target_type,
+		(job, relation, source_column, target_column, run, key_column, source_format, target_type,
 		 batch_size, rows_total)
-		VALUES (relation, source_column, target_column, next_run, key_column, source_format,
-				target_type, batch_size, total);
+		VALUES (format('%s.%I->%I', relation, source_column, target_column), relation, source_column,
+				target_column, next_run, key_column, source_format, target_type, batch_size, total);
 	RETURN next_run;
 END $$;
 
@@ -675,10 +678,10 @@ BEGIN
 	 WHERE e.run_by = me AND e.relation = relation AND e.source_column = source_column
 	   AND e.target_column = target_column AND e.key = ANY (keys) AND e.key <> ALL (bad_keys);
 	INSERT INTO @extschema@.rbmarshal_migration_errors
-		(relation, source_column, target_column, key, run, error)
-		SELECT relation, source_column, target_column, b.key, run, b.error
+		(job, relation, source_column, target_column, key, run, error)
+		SELECT job.job, relation, source_column, target_column, b.key, run, b.error
 		  FROM unnest(bad_keys, bad_errors) AS b(key, error)
-		ON CONFLICT ON CONSTRAINT rbmarshal_migration_errors_pkey
+		ON CONFLICT ON CONSTRAINT rbmarshal_migration_errors_key
 		DO UPDATE SET run = EXCLUDED.run, error = EXCLUDED.error, noted_at = clock_timestamp();
 	UPDATE @extschema@.rbmarshal_migration_progress p
 	   SET rows_done = p.rows_done + n, rows_bad = p.rows_bad + cardinality(bad_keys),

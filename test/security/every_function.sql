@@ -48,3 +48,14 @@ CALL rbmarshal_migrate('t', 'b', 'm', target_type => 'rbmarshal');
 SELECT * FROM rbmarshal_migration_check('t', 'src', 'dst');
 SELECT relation, run, rows_done, rows_bad FROM rbmarshal_migration_progress ORDER BY 1, 2;
 SELECT relation, key FROM rbmarshal_migration_errors ORDER BY 1, 2;
+-- changing values
+SELECT rbmarshal_classes(v) FROM t WHERE id = 1;
+SELECT rbmarshal_rename_class(v, 'Foo', 'Bar'), v - 'a', v - '{a,b}'::text[], v #- '{a,0}', v || v,
+	   rbmarshal_set(v, '{n}', '8'), rbmarshal_insert(v, '{a,0}', '0'),
+	   rbmarshal_delete(v, 'a'), rbmarshal_delete_path(v, '{a}'), rbmarshal_concat(v, v)
+  FROM t WHERE id = 1;
+SELECT CASE WHEN id = 2 THEN v - 0 END, v @> '{"n": 7}', v <@ '{"n": 7}', v @? '$.a', v @@ '$.n == 7',
+	   rbmarshal_contains(v, '{}'), rbmarshal_contained(v, '{}'), rbmarshal_path_exists(v, '$.a'),
+	   rbmarshal_path_match(v, '$.n == 7')
+  FROM t ORDER BY id;
+SELECT rbmarshal_path_query(v, '$.a[*]') FROM t WHERE id = 1;
