@@ -37,6 +37,7 @@ typedef enum TypeKind
 	TK_TIME,					/* time of day, on 2000-01-01 UTC */
 	TK_UUID,
 	TK_INET,
+	TK_ARRAY,					/* PostgreSQL array: elements by @subtype */
 	TK_BINARY,
 	TK_JSON,
 	TK_SERIAL_JSON,
@@ -54,6 +55,8 @@ typedef struct RecordType
 	int64_t		scale;
 	size_t		true_text;		/* ImmutableString's @true/@false */
 	size_t		false_text;
+	size_t		subtype;		/* TK_ARRAY: @subtype */
+	char		delim;			/* TK_ARRAY: @delimiter */
 } RecordType;
 
 static const struct
@@ -88,6 +91,7 @@ static const struct
 	{PG_OID "Oid", TK_INTEGER},
 	{PG_OID "Uuid", TK_UUID},
 	{PG_OID "Inet", TK_INET},
+	{PG_OID "Array", TK_ARRAY},
 	{PG_OID "Cidr", TK_INET},
 	{PG_OID "Enum", TK_STRING},
 	{PG_OID "Xml", TK_STRING},
@@ -216,7 +220,8 @@ read_type(const MarshalDoc *doc, size_t pos, RecordType *t, MarshalError *err)
 	for (size_t i = 0; i < sizeof(type_classes) / sizeof(type_classes[0]); i++)
 		if (marshal_bytes_eq(n.cls, type_classes[i].name))
 			t->kind = type_classes[i].kind;
-	if (t->tz && t->kind != TK_DATETIME && t->kind != TK_DATETIME_UTC && t->kind != TK_TIME)
+	if (t->tz && t->kind != TK_DATETIME && t->kind != TK_DATETIME_UTC && t->kind != TK_TIME &&
+		t->kind != TK_ARRAY)
 		t->kind = TK_NONE;
 	TRY(ivar_int(doc, &n, "@precision", &t->has_precision, &t->precision, err));
 	TRY(ivar_int(doc, &n, "@scale", &t->has_scale, &t->scale, err));
@@ -224,6 +229,23 @@ read_type(const MarshalDoc *doc, size_t pos, RecordType *t, MarshalError *err)
 	{
 		TRY(marshal_find_ivar(doc, n.items, n.count, "@true", &t->true_text, err));
 		TRY(marshal_find_ivar(doc, n.items, n.count, "@false", &t->false_text, err));
+	}
+	if (t->kind == TK_ARRAY)
+	{
+		size_t		d;
+		MarshalNode dn;
+
+		TRY(marshal_find_ivar(doc, n.items, n.count, "@subtype", &t->subtype, err));
+		TRY(marshal_find_ivar(doc, n.items, n.count, "@delimiter", &d, err));
+		t->delim = ',';
+		if (d)
+		{
+			TRY(marshal_node(doc, d, &dn, err));
+			if (dn.type == MT_STRING && dn.data.len == 1)
+				t->delim = (char) dn.data.ptr[0];
+		}
+		if (t->subtype == 0)
+			t->kind = TK_NONE;
 	}
 	return MARSHAL_OK;
 }
@@ -767,6 +789,12 @@ cast_decimal(const MarshalNode *v, const RecordType *t, MarshalCast *c)
 	}
 	else if (v->type == MT_STRING && plain_ascii(v->data))
 	{
+		if (marshal_bytes_eq(v->data, "NaN") || marshal_bytes_eq(v->data, "Infinity") ||
+			marshal_bytes_eq(v->data, "-Infinity"))
+		{
+			c->kind = MCAST_NULL;	/* as_json of a BigDecimal that is not finite */
+			return MARSHAL_OK;
+		}
 		if (!dec_from_string(v->data, &x))
 			return MARSHAL_OK;
 	}
@@ -1252,23 +1280,14 @@ byte_string(const MarshalDoc *doc, const MarshalNode *v, MarshalBytes *b,
 	return MARSHAL_OK;
 }
 
-MarshalStatus
-marshal_record_cast(const MarshalDoc *doc, const MarshalEntry *e,
-					MarshalCast *c, MarshalError *err)
+/* v (at its pos, or a made node) cast or deserialized by the type t */
+static MarshalStatus
+cast_by_type(const MarshalDoc *doc, const RecordType *tp, const MarshalNode *vp,
+			 bool user, size_t at, MarshalCast *c, MarshalError *err)
 {
-	RecordType	t;
-	MarshalNode v;
-	bool		user = e->cast == MARSHAL_CAST_USER;
+	RecordType	t = *tp;
+	MarshalNode v = *vp;
 
-	memset(c, 0, sizeof(*c));
-	c->kind = MCAST_RAW;
-	if (e->cast == MARSHAL_CAST_NONE || e->type == 0)
-		return MARSHAL_OK;
-	TRY(read_type(doc, e->type, &t, err));
-	if (t.kind == TK_NONE)
-		return MARSHAL_OK;
-	TRY(marshal_node(doc, e->value, &v, err));
-	v.pos = e->value;
 	if (v.type == MT_NIL)
 	{
 		c->kind = MCAST_NULL;
@@ -1276,6 +1295,26 @@ marshal_record_cast(const MarshalDoc *doc, const MarshalEntry *e,
 	}
 	switch (t.kind)
 	{
+		case TK_ARRAY:
+			if (v.type == MT_STRUCT && v.cls.len > 13 &&
+				memcmp(v.cls.ptr + v.cls.len - 13, "::Array::Data", 13) == 0)
+			{
+				/* after save: the Struct OID::Array::Data, values the Ruby elements */
+				TRY(marshal_find_ivar(doc, v.items, v.count, "values", &at, err));
+				if (at == 0)
+					return MARSHAL_OK;
+				TRY(marshal_node(doc, at, &v, err));
+			}
+			if ((v.type != MT_STRING || !marshal_utf8_valid(v.data.ptr, v.data.len, false)) &&
+				v.type != MT_ARRAY)
+				return MARSHAL_OK;
+			c->kind = MCAST_PG_ARRAY;
+			c->bytes = v.type == MT_STRING ? v.data : (MarshalBytes) {NULL, 0};
+			c->pos = v.type == MT_ARRAY ? at : 0;
+			c->subtype = t.subtype;
+			c->delim = t.delim;
+			c->user = user;
+			return MARSHAL_OK;
 		case TK_INTEGER:
 			cast_integer(&v, user, c);
 			return MARSHAL_OK;
@@ -1318,7 +1357,7 @@ marshal_record_cast(const MarshalDoc *doc, const MarshalEntry *e,
 					return MARSHAL_OK;
 				if (t.kind == TK_BINARY)
 				{
-					if (p != e->value)
+					if (p != at)
 					{
 						c->kind = MCAST_VALUE;
 						c->pos = p;
@@ -1361,6 +1400,39 @@ marshal_record_cast(const MarshalDoc *doc, const MarshalEntry *e,
 		default:
 			return MARSHAL_OK;
 	}
+}
+
+MarshalStatus
+marshal_record_cast(const MarshalDoc *doc, const MarshalEntry *e,
+					MarshalCast *c, MarshalError *err)
+{
+	RecordType	t;
+	MarshalNode v;
+
+	memset(c, 0, sizeof(*c));
+	c->kind = MCAST_RAW;
+	if (e->cast == MARSHAL_CAST_NONE || e->type == 0)
+		return MARSHAL_OK;
+	TRY(read_type(doc, e->type, &t, err));
+	if (t.kind == TK_NONE)
+		return MARSHAL_OK;
+	TRY(marshal_node(doc, e->value, &v, err));
+	v.pos = e->value;
+	return cast_by_type(doc, &t, &v, e->cast == MARSHAL_CAST_USER, e->value, c, err);
+}
+
+MarshalStatus
+marshal_record_cast_element(const MarshalDoc *doc, size_t subtype, bool user,
+							const MarshalNode *v, MarshalCast *c, MarshalError *err)
+{
+	RecordType	t;
+
+	memset(c, 0, sizeof(*c));
+	c->kind = MCAST_RAW;
+	TRY(read_type(doc, subtype, &t, err));
+	if (t.kind == TK_NONE)
+		return MARSHAL_OK;
+	return cast_by_type(doc, &t, v, user, v->pos, c, err);
 }
 
 /* --- the attributes of a record, for the view (marshal_view.c) --------- */

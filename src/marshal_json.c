@@ -667,45 +667,41 @@ emit_nested(Walk *w, size_t pos, MarshalBytes b)
 	return st;
 }
 
+static MarshalStatus emit_pg_array(Walk *w, const MarshalCast *c, size_t at);
+
 /*
- * A record attribute's value, cast by its type as serializable_hash would
- * (marshal_activerecord.c decides); *end receives where the raw value ends.
+ * A cast value (marshal_activerecord.c).  Where it is the raw value: the
+ * value at raw, or (an array element's text, raw 0) the text as a String.
  */
 static MarshalStatus
-emit_cast(Walk *w, const MarshalEntry *e, size_t *end)
+emit_cast_value(Walk *w, const MarshalCast *c, size_t raw, MarshalBytes text)
 {
 	const MarshalJsonSink *k = w->sink;
-	MarshalCast c;
 	size_t		ignored;
 
-	TRY(marshal_record_cast(w->doc, e, &c, w->err));
-	if (c.kind == MCAST_RAW)
-		return emit_value(w, e->value, end);
-	TRY(charge(w, e->value, c.len));
-	TRY(marshal_skip(w->doc, e->value, end, w->err));
-	switch (c.kind)
+	switch (c->kind)
 	{
 		case MCAST_VALUE:
-			return emit_value(w, c.pos, &ignored);
+			return emit_value(w, c->pos, &ignored);
 		case MCAST_NULL:
 			k->null(k->ctx);
 			break;
 		case MCAST_BOOL:
-			k->boolean(k->ctx, c.boolean);
+			k->boolean(k->ctx, c->boolean);
 			break;
 		case MCAST_INT:
-			k->integer(k->ctx, c.integer);
+			k->integer(k->ctx, c->integer);
 			break;
 		case MCAST_NUMBER:
-			k->number(k->ctx, c.text, c.len);
+			k->number(k->ctx, c->text, c->len);
 			break;
 		case MCAST_STRING:
-			k->string(k->ctx, c.text, c.len, false);
+			k->string(k->ctx, c->text, c->len, false);
 			break;
 		case MCAST_TIME:
 			{
 				char		buf[80];
-				size_t		len = marshal_format_wall(c.time.epoch, c.time.nsec,
+				size_t		len = marshal_format_wall(c->time.epoch, c->time.nsec,
 											  w->opts.time_precision, buf);
 
 				buf[len++] = 'Z';
@@ -713,31 +709,227 @@ emit_cast(Walk *w, const MarshalEntry *e, size_t *end)
 				break;
 			}
 		case MCAST_MARSHAL:
-			return emit_nested(w, e->value, c.bytes);
+			return emit_nested(w, raw, c->bytes);
+		case MCAST_PG_ARRAY:
+			return emit_pg_array(w, c, raw);
 		case MCAST_JSON:
-			TRY(charge(w, e->value, c.bytes.len));
-			if (k->json && marshal_utf8_valid(c.bytes.ptr, c.bytes.len, false) &&
-				k->json(k->ctx, (const char *) c.bytes.ptr, c.bytes.len))
+			TRY(charge(w, raw, c->bytes.len));
+			if (k->json && marshal_utf8_valid(c->bytes.ptr, c->bytes.len, false) &&
+				k->json(k->ctx, (const char *) c->bytes.ptr, c->bytes.len))
 				break;
-			if (k->json && c.json_invalid_null)
+			if (k->json && c->json_invalid_null)
 			{
 				k->null(k->ctx);
 				break;
 			}
 			/* no JSON parser here, or text Rails' coder would refuse */
-			return emit_value(w, e->value, &ignored);
+			goto raw_value;
 		case MCAST_YAML:
 			/* aliases may expand it: the sink stops at 1000 + 4 * len nodes */
-			TRY(charge(w, e->value, 64 * (1000 + c.bytes.len)));
-			if (k->yaml && marshal_utf8_valid(c.bytes.ptr, c.bytes.len, false) &&
-				k->yaml(k->ctx, (const char *) c.bytes.ptr, c.bytes.len))
+			TRY(charge(w, raw, 64 * (1000 + c->bytes.len)));
+			if (k->yaml && marshal_utf8_valid(c->bytes.ptr, c->bytes.len, false) &&
+				k->yaml(k->ctx, (const char *) c->bytes.ptr, c->bytes.len))
 				break;
 			/* YAML this does not load as Psych would: its text */
-			return emit_value(w, e->value, &ignored);
+			goto raw_value;
 		default:
-			return emit_value(w, e->value, &ignored);
+			goto raw_value;
 	}
 	return MARSHAL_OK;
+raw_value:
+	if (raw)
+		return emit_value(w, raw, &ignored);
+	/* the element's text lives in a buffer the next element reuses: copied */
+	TRY(charge(w, 0, text.len));
+	k->string(k->ctx, (const char *) text.ptr, text.len, false);
+	return MARSHAL_OK;
+}
+
+static MarshalStatus
+emit_cast(Walk *w, const MarshalEntry *e, size_t *end)
+{
+	MarshalCast c;
+	MarshalBytes none = {NULL, 0};
+
+	TRY(marshal_record_cast(w->doc, e, &c, w->err));
+	if (c.kind == MCAST_RAW)
+		return emit_value(w, e->value, end);
+	TRY(charge(w, e->value, c.len));
+	TRY(marshal_skip(w->doc, e->value, end, w->err));
+	return emit_cast_value(w, &c, e->value, none);
+}
+
+/* One element's text (made node, pos 0) or Ruby value, cast by the array's subtype. */
+static MarshalStatus
+emit_pg_element(Walk *w, const MarshalCast *arr, const MarshalNode *v, MarshalBytes text)
+{
+	MarshalCast c;
+
+	TRY(marshal_record_cast_element(w->doc, arr->subtype, arr->user, v, &c, w->err));
+	return emit_cast_value(w, &c, v->pos, text);
+}
+
+/*
+ * PostgreSQL's array text, as PG::TextDecoder::Array reads it: {a,"b c",NULL,
+ * {1,2}}, an optional [1:2]= dimension prefix; each element cast by the
+ * subtype (OID::Array#deserialize).  *i moves past the array at s[*i].
+ */
+static MarshalStatus
+emit_pg_array_text(Walk *w, const MarshalCast *arr, const uint8_t *s, size_t n,
+				   size_t *i, char *buf, int depth, bool dry, bool *bad)
+{
+	const MarshalJsonSink *k = w->sink;
+	bool		first = true;
+
+	if (depth > 16 || *i >= n || s[*i] != '{')
+	{
+		*bad = true;
+		return MARSHAL_OK;
+	}
+	(*i)++;
+	if (!dry)
+		k->begin_array(k->ctx);
+	for (;;)
+	{
+		size_t		len = 0;
+		bool		quoted = false;
+		size_t		end_of_text;
+		MarshalNode v;
+
+		while (*i < n && marshal_is_space(s[*i]))
+			(*i)++;
+		if (*i < n && s[*i] == '}' && first)
+		{
+			(*i)++;
+			break;
+		}
+		if (*i < n && s[*i] == '{')
+			TRY(emit_pg_array_text(w, arr, s, n, i, buf, depth + 1, dry, bad));
+		else
+		{
+			if (*i < n && s[*i] == '"')
+			{
+				quoted = true;
+				for ((*i)++; *i < n && s[*i] != '"'; (*i)++)
+				{
+					if (s[*i] == '\\' && *i + 1 < n)
+						(*i)++;
+					buf[len++] = (char) s[*i];
+				}
+				if (*i >= n)
+				{
+					*bad = true;
+					return MARSHAL_OK;
+				}
+				(*i)++;
+			}
+			else
+			{
+				for (; *i < n && s[*i] != arr->delim && s[*i] != '}'; (*i)++)
+				{
+					if (s[*i] == '\\' && *i + 1 < n)
+						(*i)++;
+					buf[len++] = (char) s[*i];
+				}
+				while (len > 0 && marshal_is_space((uint8_t) buf[len - 1]))
+					len--;
+			}
+			memset(&v, 0, sizeof(v));
+			if (!quoted && len == 4 && (buf[0] | 32) == 'n' && (buf[1] | 32) == 'u' &&
+				(buf[2] | 32) == 'l' && (buf[3] | 32) == 'l')
+				v.type = MT_NIL;
+			else
+			{
+				v.type = MT_STRING;
+				v.encoding = MENC_UTF8;
+				v.data.ptr = (const uint8_t *) buf;
+				v.data.len = len;
+			}
+			if (!dry)
+				TRY(emit_pg_element(w, arr, &v, v.data));
+		}
+		if (*bad)
+			return MARSHAL_OK;
+		first = false;
+		while (*i < n && marshal_is_space(s[*i]))
+			(*i)++;
+		end_of_text = *i;
+		if (end_of_text < n && s[end_of_text] == arr->delim)
+		{
+			(*i)++;
+			continue;
+		}
+		if (end_of_text < n && s[end_of_text] == '}')
+		{
+			(*i)++;
+			break;
+		}
+		*bad = true;
+		return MARSHAL_OK;
+	}
+	if (!dry)
+		k->end_array(k->ctx);
+	return MARSHAL_OK;
+}
+
+static MarshalStatus
+emit_pg_array(Walk *w, const MarshalCast *c, size_t at)
+{
+	const uint8_t *s = c->bytes.ptr;
+	size_t		n = c->bytes.len;
+	size_t		i = 0;
+	bool		bad = false;
+	char	   *buf;
+	MarshalStatus st;
+
+	if (c->pos)
+	{
+		/* a Ruby Array (form input): each element cast by the subtype */
+		MarshalNode arr;
+		size_t		p;
+		MarshalBytes none = {NULL, 0};
+
+		TRY(marshal_node(w->doc, c->pos, &arr, w->err));
+		w->sink->begin_array(w->sink->ctx);
+		p = arr.items;
+		for (uint32_t k = 0; k < arr.count; k++)
+		{
+			MarshalNode v;
+
+			TRY(marshal_node(w->doc, p, &v, w->err));
+			v.pos = p;
+			TRY(emit_pg_element(w, c, &v, none));
+			TRY(marshal_skip(w->doc, p, &p, w->err));
+		}
+		w->sink->end_array(w->sink->ctx);
+		return MARSHAL_OK;
+	}
+	if (n > 0 && s[0] == '[')
+	{
+		/* [1:2]={...}: bounds other than 1 */
+		const uint8_t *eq = memchr(s, '=', n);
+
+		if (eq)
+			i = (size_t) (eq - s) + 1;
+	}
+	if ((buf = marshal_alloc(w->hooks, n + 1)) == NULL)
+		return fail(w, MARSHAL_ERR_NOMEM, at, "out of memory");
+	/* read it once to know it is one; text that is not stays a String */
+	{
+		size_t		j = i;
+
+		st = emit_pg_array_text(w, c, s, n, &j, buf, 0, true, &bad);
+		if (st == MARSHAL_OK && !bad && j == n)
+			st = emit_pg_array_text(w, c, s, n, &i, buf, 0, false, &bad);
+		else if (st == MARSHAL_OK)
+		{
+			MarshalBytes none = {NULL, 0};
+
+			st = emit_text(w, at, s, n, MENC_UTF8, none, false);
+		}
+	}
+	marshal_free(w->hooks, buf);
+	return st;
 }
 
 /*

@@ -240,7 +240,10 @@ typedef enum MarshalCastKind
 	MCAST_TIME,					/* an instant, as ISO 8601 UTC ("...Z") */
 	MCAST_MARSHAL,				/* bytes: a nested Marshal stream's view */
 	MCAST_JSON,					/* bytes: JSON text, parsed */
-	MCAST_YAML					/* bytes: YAML text (YAMLColumn), loaded */
+	MCAST_YAML,					/* bytes: YAML text (YAMLColumn), loaded */
+	MCAST_PG_ARRAY				/* bytes: PostgreSQL array text (or pos: a Ruby
+								 * Array), each element cast by the type at
+								 * subtype (marshal_record_cast_element) */
 } MarshalCastKind;
 
 typedef struct MarshalCast
@@ -252,6 +255,9 @@ typedef struct MarshalCast
 	MarshalInstant time;
 	MarshalBytes bytes;
 	bool		json_invalid_null;	/* bad JSON is null (else left raw) */
+	size_t		subtype;		/* MCAST_PG_ARRAY: the elements' type */
+	char		delim;			/* MCAST_PG_ARRAY: between elements */
+	bool		user;			/* MCAST_PG_ARRAY: cast, not deserialized */
 	char		text[128];
 	size_t		len;
 } MarshalCast;
@@ -259,6 +265,15 @@ typedef struct MarshalCast
 extern MarshalStatus marshal_record_cast(const MarshalDoc *doc,
 										 const MarshalEntry *e,
 										 MarshalCast *c, MarshalError *err);
+/*
+ * One element of an MCAST_PG_ARRAY cast by the type object at subtype; v
+ * may be a node made for the element's text (type MT_STRING, pos 0).
+ */
+extern MarshalStatus marshal_record_cast_element(const MarshalDoc *doc,
+												 size_t subtype, bool user,
+												 const MarshalNode *v,
+												 MarshalCast *c,
+												 MarshalError *err);
 
 /*
  * Default expansion budget: about one unit per value or 16 string bytes
