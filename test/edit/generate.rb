@@ -182,7 +182,10 @@ def random_path(root)
     inner = entries(c).select { |_, v| container?(v) }
     break if inner.empty?
 
-    text, c = R.pick(inner)
+    text, nxt = R.pick(inner)
+    # an Array position, sometimes from the end
+    text = (Integer(text) - c.size).to_s if c.is_a?(Array) && R.chance(0.3)
+    c = nxt
     path << text
   end
   [path, c]
@@ -190,6 +193,8 @@ end
 
 def dig(root, path)
   path.reduce(root) do |c, t|
+    next c[Integer(t)] if c.is_a?(Array)
+
     e = entries(c).reverse.find { |text, _| text == t }
     return nil unless e
 
