@@ -38,6 +38,8 @@ typedef enum TypeKind
 	TK_UUID,
 	TK_INET,
 	TK_ARRAY,					/* PostgreSQL array: elements by @subtype */
+	TK_HSTORE,
+	TK_INTERVAL,				/* ISO 8601 text: Duration, as_json its seconds */
 	TK_BINARY,
 	TK_JSON,
 	TK_SERIAL_JSON,
@@ -92,6 +94,8 @@ static const struct
 	{PG_OID "Uuid", TK_UUID},
 	{PG_OID "Inet", TK_INET},
 	{PG_OID "Array", TK_ARRAY},
+	{PG_OID "Hstore", TK_HSTORE},
+	{PG_OID "Interval", TK_INTERVAL},
 	{PG_OID "Cidr", TK_INET},
 	{PG_OID "Enum", TK_STRING},
 	{PG_OID "Xml", TK_STRING},
@@ -1168,6 +1172,69 @@ cast_time(const MarshalNode *v, const RecordType *t, MarshalCast *c)
 	c->time.nsec = nsec;
 }
 
+/*
+ * OID::Interval: ActiveSupport::Duration.parse of ISO 8601 text
+ * (P1Y2M3DT4H5M6.789S; a unit's number may be negative or have a fraction);
+ * as_json is to_i of its seconds (a year 31556952 s, a month 2629746 s).
+ */
+static void
+cast_interval(const MarshalNode *v, MarshalCast *c)
+{
+	static const struct
+	{
+		char		unit;
+		bool		time;
+		double		seconds;
+	}			units[] = {
+		{'Y', false, 31556952}, {'M', false, 2629746}, {'W', false, 604800},
+		{'D', false, 86400}, {'H', true, 3600}, {'M', true, 60}, {'S', true, 1},
+	};
+	const uint8_t *s = v->data.ptr;
+	size_t		n = v->data.len;
+	size_t		i = 1;
+	bool		time = false;
+	int			next = 0;
+	double		total = 0;
+	bool		any = false;
+
+	if (v->type != MT_STRING || n < 3 || s[0] != 'P' || !plain_ascii(v->data))
+		return;
+	while (i < n)
+	{
+		char		num[40];
+		size_t		k = 0;
+		double		x;
+		int			u;
+
+		if (s[i] == 'T' && !time)
+		{
+			time = true;
+			i++;
+			continue;
+		}
+		if (s[i] == '-' || s[i] == '+')
+			num[k++] = (char) s[i++];
+		while (i < n && k < sizeof(num) - 1 && (marshal_is_digit(s[i]) || s[i] == '.' || s[i] == ','))
+			num[k++] = s[i] == ',' ? '.' : (char) s[i], i++;
+		num[k] = '\0';
+		if (i >= n || k == 0 || sscanf(num, "%lf", &x) != 1)
+			return;
+		for (u = next; u < 7; u++)
+			if (units[u].unit == s[i] && units[u].time == time)
+				break;
+		if (u == 7)
+			return;
+		total += x * units[u].seconds;
+		next = u + 1;
+		any = true;
+		i++;
+	}
+	if (!any || !isfinite(total) || fabs(total) > 9e18)
+		return;
+	c->kind = MCAST_INT;
+	c->integer = (int64_t) trunc(total);
+}
+
 /* OID::Uuid: 32 hex digits (with - or in {}) as lower-case 8-4-4-4-12, else nil */
 static void
 cast_uuid(const MarshalNode *v, MarshalCast *c)
@@ -1314,6 +1381,16 @@ cast_by_type(const MarshalDoc *doc, const RecordType *tp, const MarshalNode *vp,
 			c->subtype = t.subtype;
 			c->delim = t.delim;
 			c->user = user;
+			return MARSHAL_OK;
+		case TK_HSTORE:
+			if (v.type == MT_STRING && marshal_utf8_valid(v.data.ptr, v.data.len, false))
+			{
+				c->kind = MCAST_HSTORE;
+				c->bytes = v.data;
+			}
+			return MARSHAL_OK;
+		case TK_INTERVAL:
+			cast_interval(&v, c);
 			return MARSHAL_OK;
 		case TK_INTEGER:
 			cast_integer(&v, user, c);

@@ -668,6 +668,7 @@ emit_nested(Walk *w, size_t pos, MarshalBytes b)
 }
 
 static MarshalStatus emit_pg_array(Walk *w, const MarshalCast *c, size_t at);
+static MarshalStatus emit_hstore(Walk *w, const MarshalCast *c, size_t at);
 
 /*
  * A cast value (marshal_activerecord.c).  Where it is the raw value: the
@@ -712,6 +713,8 @@ emit_cast_value(Walk *w, const MarshalCast *c, size_t raw, MarshalBytes text)
 			return emit_nested(w, raw, c->bytes);
 		case MCAST_PG_ARRAY:
 			return emit_pg_array(w, c, raw);
+		case MCAST_HSTORE:
+			return emit_hstore(w, c, raw);
 		case MCAST_JSON:
 			TRY(charge(w, raw, c->bytes.len));
 			if (k->json && marshal_utf8_valid(c->bytes.ptr, c->bytes.len, false) &&
@@ -870,6 +873,103 @@ emit_pg_array_text(Walk *w, const MarshalCast *arr, const uint8_t *s, size_t n,
 	if (!dry)
 		k->end_array(k->ctx);
 	return MARSHAL_OK;
+}
+
+/*
+ * One "quoted" hstore word (or NULL, unquoted) at s[*i] into buf; *null for
+ * NULL.  False if it is neither.
+ */
+static bool
+hstore_word(const uint8_t *s, size_t n, size_t *i, char *buf, size_t *len, bool *null)
+{
+	*len = 0;
+	*null = false;
+	while (*i < n && marshal_is_space(s[*i]))
+		(*i)++;
+	if (*i + 4 <= n && memcmp(s + *i, "NULL", 4) == 0)
+	{
+		*i += 4;
+		*null = true;
+		return true;
+	}
+	if (*i >= n || s[*i] != '"')
+		return false;
+	for ((*i)++; *i < n && s[*i] != '"'; (*i)++)
+	{
+		if (s[*i] == '\\' && *i + 1 < n)
+			(*i)++;
+		buf[(*len)++] = (char) s[*i];
+	}
+	if (*i >= n)
+		return false;
+	(*i)++;
+	return true;
+}
+
+/*
+ * hstore text as OID::Hstore#deserialize reads it: "k"=>"v", "n"=>NULL, as
+ * a Hash of Strings (a later key wins).  Read once to know it is one; text
+ * that is not stays a String.
+ */
+static MarshalStatus
+emit_hstore(Walk *w, const MarshalCast *c, size_t at)
+{
+	const uint8_t *s = c->bytes.ptr;
+	size_t		n = c->bytes.len;
+	char	   *buf = marshal_alloc(w->hooks, 2 * n + 2);
+	MarshalBytes none = {NULL, 0};
+	MarshalStatus st = MARSHAL_OK;
+
+	if (buf == NULL)
+		return fail(w, MARSHAL_ERR_NOMEM, at, "out of memory");
+	TRY(charge(w, at, n));
+	for (int pass = 0; pass < 2; pass++)
+	{
+		size_t		i = 0;
+		bool		ok = true;
+
+		if (pass == 1)
+			w->sink->begin_object(w->sink->ctx);
+		while (ok)
+		{
+			size_t		kl;
+			size_t		vl;
+			bool		knull;
+			bool		vnull;
+
+			while (i < n && marshal_is_space(s[i]))
+				i++;
+			if (i == n)
+				break;
+			ok = hstore_word(s, n, &i, buf, &kl, &knull) && !knull;
+			while (ok && i < n && marshal_is_space(s[i]))
+				i++;
+			ok = ok && i + 1 < n && s[i] == '=' && s[i + 1] == '>';
+			i += 2;
+			ok = ok && hstore_word(s, n, &i, buf + n + 1, &vl, &vnull);
+			if (ok && pass == 1)
+			{
+				w->sink->key(w->sink->ctx, buf, kl, false);
+				if (vnull)
+					w->sink->null(w->sink->ctx);
+				else
+					w->sink->string(w->sink->ctx, buf + n + 1, vl, false);
+			}
+			while (ok && i < n && marshal_is_space(s[i]))
+				i++;
+			if (ok && i < n)
+				ok = s[i++] == ',';
+		}
+		if (pass == 1)
+			w->sink->end_object(w->sink->ctx);
+		else if (!ok)
+		{
+			st = emit_text(w, at, s, n, MENC_UTF8, none, false);
+			break;
+		}
+	}
+	marshal_free(w->hooks, buf);
+	return st;
 }
 
 static MarshalStatus

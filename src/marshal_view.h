@@ -241,9 +241,10 @@ typedef enum MarshalCastKind
 	MCAST_MARSHAL,				/* bytes: a nested Marshal stream's view */
 	MCAST_JSON,					/* bytes: JSON text, parsed */
 	MCAST_YAML,					/* bytes: YAML text (YAMLColumn), loaded */
-	MCAST_PG_ARRAY				/* bytes: PostgreSQL array text (or pos: a Ruby
+	MCAST_PG_ARRAY,				/* bytes: PostgreSQL array text (or pos: a Ruby
 								 * Array), each element cast by the type at
 								 * subtype (marshal_record_cast_element) */
+	MCAST_HSTORE				/* bytes: hstore text, as a Hash of Strings */
 } MarshalCastKind;
 
 typedef struct MarshalCast
