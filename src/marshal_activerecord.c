@@ -58,8 +58,12 @@ typedef struct RecordType
 	size_t		true_text;		/* ImmutableString's @true/@false */
 	size_t		false_text;
 	size_t		subtype;		/* TK_ARRAY: @subtype */
+	bool		bytea;			/* TK_BINARY, TK_SERIAL_CODER: over OID::Bytea */
 	char		delim;			/* TK_ARRAY: @delimiter */
 } RecordType;
+
+/* the postgresql adapter's type classes */
+#define PG_OID "ActiveRecord::ConnectionAdapters::PostgreSQL::OID::"
 
 static const struct
 {
@@ -83,7 +87,6 @@ static const struct
 	{"ActiveModel::Type::Binary", TK_BINARY},
 	{"ActiveRecord::Type::Json", TK_JSON},
 	/* the postgresql adapter's types whose casts are those above */
-#define PG_OID "ActiveRecord::ConnectionAdapters::PostgreSQL::OID::"
 	{PG_OID "Jsonb", TK_JSON},
 	{PG_OID "Decimal", TK_DECIMAL},
 	{PG_OID "DateTime", TK_DATETIME},
@@ -95,6 +98,7 @@ static const struct
 	{PG_OID "Inet", TK_INET},
 	{PG_OID "Array", TK_ARRAY},
 	{PG_OID "Hstore", TK_HSTORE},
+	{PG_OID "Bytea", TK_BINARY},
 	{PG_OID "Interval", TK_INTERVAL},
 	{PG_OID "Cidr", TK_INET},
 	{PG_OID "Enum", TK_STRING},
@@ -104,7 +108,6 @@ static const struct
 	{PG_OID "SpecializedString", TK_STRING},
 	{"ActiveModel::Type::Time", TK_TIME},
 	{"ActiveRecord::Type::Time", TK_TIME},
-#undef PG_OID
 };
 
 static MarshalStatus
@@ -216,7 +219,16 @@ read_type(const MarshalDoc *doc, size_t pos, RecordType *t, MarshalError *err)
 				t->kind = TK_SERIAL_YAML;
 		}
 		else
+		{
+			MarshalNode sub;
+
 			t->kind = TK_SERIAL_CODER;
+			if (obj)
+			{
+				TRY(marshal_node(doc, obj, &sub, err));
+				t->bytea = sub.type == MT_OBJECT && marshal_bytes_eq(sub.cls, PG_OID "Bytea");
+			}
+		}
 		return MARSHAL_OK;
 	}
 	if (n.type != MT_OBJECT)
@@ -224,6 +236,7 @@ read_type(const MarshalDoc *doc, size_t pos, RecordType *t, MarshalError *err)
 	for (size_t i = 0; i < sizeof(type_classes) / sizeof(type_classes[0]); i++)
 		if (marshal_bytes_eq(n.cls, type_classes[i].name))
 			t->kind = type_classes[i].kind;
+	t->bytea = marshal_bytes_eq(n.cls, PG_OID "Bytea");
 	if (t->tz && t->kind != TK_DATETIME && t->kind != TK_DATETIME_UTC && t->kind != TK_TIME &&
 		t->kind != TK_ARRAY)
 		t->kind = TK_NONE;
@@ -1317,6 +1330,18 @@ cast_inet(const MarshalNode *v, MarshalCast *c)
 	c->kind = MCAST_STRING;
 }
 
+/* PostgreSQL's hex bytea text: "\\x" and pairs of hex digits */
+static bool
+bytea_hex(MarshalBytes b)
+{
+	if (b.len < 2 || b.ptr[0] != '\\' || b.ptr[1] != 'x' || b.len % 2 != 0)
+		return false;
+	for (size_t i = 2; i < b.len; i++)
+		if (marshal_hex_digit(b.ptr[i]) < 0)
+			return false;
+	return true;
+}
+
 /* The bytes of a String, or of a Binary::Data's @value; false if neither. */
 static MarshalStatus
 byte_string(const MarshalDoc *doc, const MarshalNode *v, MarshalBytes *b,
@@ -1432,6 +1457,17 @@ cast_by_type(const MarshalDoc *doc, const RecordType *tp, const MarshalNode *vp,
 				TRY(byte_string(doc, &v, &b, &p, &ok, err));
 				if (!ok)
 					return MARSHAL_OK;
+				if (t.bytea && p == at && !user && bytea_hex(b))
+				{
+					/* the adapter's escaped text: PG::Connection.unescape_bytea */
+					c->kind = MCAST_BYTEA;
+					c->bytes.ptr = b.ptr + 2;
+					c->bytes.len = b.len - 2;
+					c->nested = t.kind == TK_SERIAL_CODER;
+					if (c->nested && (b.len < 6 || memcmp(b.ptr + 2, "0408", 4) != 0))
+						c->kind = MCAST_RAW;
+					return MARSHAL_OK;
+				}
 				if (t.kind == TK_BINARY)
 				{
 					if (p != at)

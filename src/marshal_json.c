@@ -715,6 +715,41 @@ emit_cast_value(Walk *w, const MarshalCast *c, size_t raw, MarshalBytes text)
 			return emit_pg_array(w, c, raw);
 		case MCAST_HSTORE:
 			return emit_hstore(w, c, raw);
+		case MCAST_BYTEA:
+			{
+				/* decoded into a buffer of its own, then a String or a stream */
+				size_t		n = c->bytes.len / 2;
+				uint8_t    *b = marshal_alloc(w->hooks, n + 1);
+				MarshalStatus st;
+				MarshalBytes none = {NULL, 0};
+
+				if (b == NULL)
+					return fail(w, MARSHAL_ERR_NOMEM, raw, "out of memory");
+				for (size_t i = 0; i < n; i++)
+					b[i] = (uint8_t) (marshal_hex_digit(c->bytes.ptr[2 * i]) << 4 |
+									  marshal_hex_digit(c->bytes.ptr[2 * i + 1]));
+				if (c->nested)
+				{
+					/*
+					 * The nested walk hands the sink keys and strings as
+					 * stable pointers into its stream: the decoded bytes
+					 * stay with the caller's memory (PostgreSQL: the
+					 * function's context), as a stream read from the
+					 * value does.
+					 */
+					return emit_nested(w, raw, (MarshalBytes) {b, n});
+				}
+				else if (marshal_utf8_valid(b, n, false))
+				{
+					st = charge(w, raw, n);
+					if (st == MARSHAL_OK)
+						k->string(k->ctx, (const char *) b, n, false);
+				}
+				else
+					st = emit_text(w, raw, b, n, MENC_BINARY, none, false);
+				marshal_free(w->hooks, b);
+				return st;
+			}
 		case MCAST_JSON:
 			TRY(charge(w, raw, c->bytes.len));
 			if (k->json && marshal_utf8_valid(c->bytes.ptr, c->bytes.len, false) &&

@@ -244,7 +244,10 @@ typedef enum MarshalCastKind
 	MCAST_PG_ARRAY,				/* bytes: PostgreSQL array text (or pos: a Ruby
 								 * Array), each element cast by the type at
 								 * subtype (marshal_record_cast_element) */
-	MCAST_HSTORE				/* bytes: hstore text, as a Hash of Strings */
+	MCAST_HSTORE,				/* bytes: hstore text, as a Hash of Strings */
+	MCAST_BYTEA					/* bytes: the hex digits of PostgreSQL's bytea
+								 * text ("\\x..."), decoded: a binary String,
+								 * or (nested) a Marshal stream's view */
 } MarshalCastKind;
 
 typedef struct MarshalCast
@@ -259,6 +262,7 @@ typedef struct MarshalCast
 	size_t		subtype;		/* MCAST_PG_ARRAY: the elements' type */
 	char		delim;			/* MCAST_PG_ARRAY: between elements */
 	bool		user;			/* MCAST_PG_ARRAY: cast, not deserialized */
+	bool		nested;			/* MCAST_BYTEA: a Marshal coder's bytes */
 	char		text[128];
 	size_t		len;
 } MarshalCast;
