@@ -39,6 +39,9 @@ typedef enum TypeKind
 	TK_INET,
 	TK_ARRAY,					/* PostgreSQL array: elements by @subtype */
 	TK_HSTORE,
+	TK_MONEY,
+	TK_POINT,
+	TK_RANGE,					/* a range type: ends by @subtype */
 	TK_INTERVAL,				/* ISO 8601 text: Duration, as_json its seconds */
 	TK_BINARY,
 	TK_JSON,
@@ -98,6 +101,9 @@ static const struct
 	{PG_OID "Inet", TK_INET},
 	{PG_OID "Array", TK_ARRAY},
 	{PG_OID "Hstore", TK_HSTORE},
+	{PG_OID "Money", TK_MONEY},
+	{PG_OID "Point", TK_POINT},
+	{PG_OID "Range", TK_RANGE},
 	{PG_OID "Bytea", TK_BINARY},
 	{PG_OID "Interval", TK_INTERVAL},
 	{PG_OID "Cidr", TK_INET},
@@ -246,6 +252,12 @@ read_type(const MarshalDoc *doc, size_t pos, RecordType *t, MarshalError *err)
 	{
 		TRY(marshal_find_ivar(doc, n.items, n.count, "@true", &t->true_text, err));
 		TRY(marshal_find_ivar(doc, n.items, n.count, "@false", &t->false_text, err));
+	}
+	if (t->kind == TK_RANGE)
+	{
+		TRY(marshal_find_ivar(doc, n.items, n.count, "@subtype", &t->subtype, err));
+		if (t->subtype == 0)
+			t->kind = TK_NONE;
 	}
 	if (t->kind == TK_ARRAY)
 	{
@@ -1248,6 +1260,48 @@ cast_interval(const MarshalNode *v, MarshalCast *c)
 	c->integer = (int64_t) trunc(total);
 }
 
+/*
+ * OID::Money: "$1,234.56", "(1.00)", "1.234,56 €" to a decimal text as its
+ * cast_value rewrites it (a comma before the last two digits is the
+ * point), then the Decimal cast.
+ */
+static MarshalStatus
+cast_money(const MarshalNode *v, const RecordType *t, MarshalCast *c)
+{
+	char		buf[100];
+	size_t		n = 0;
+	const uint8_t *s = v->data.ptr;
+	size_t		len = v->data.len;
+	bool		neg = false;
+	bool		comma_point;
+	MarshalNode made;
+
+	if (v->type != MT_STRING || !plain_ascii(v->data) || len + 2 >= sizeof(buf))
+		return cast_decimal(v, t, c);
+	if (len >= 2 && s[0] == '(' && s[len - 1] == ')')
+		neg = true, s++, len -= 2;
+	/* the decimal separator is the one before the last two digits */
+	if (len < 3 || !marshal_is_digit(s[len - 1]) || !marshal_is_digit(s[len - 2]) ||
+		(s[len - 3] != '.' && s[len - 3] != ','))
+		return cast_decimal(v, t, c);
+	comma_point = s[len - 3] == ',';
+	if (neg)
+		buf[n++] = '-';
+	for (size_t i = 0; i < len; i++)
+	{
+		if (marshal_is_digit(s[i]) || s[i] == '-')
+			buf[n++] = (char) s[i];
+		else if (i == len - 3)
+			buf[n++] = '.';
+		else if ((s[i] == '.' && !comma_point) || (s[i] == ',' && comma_point))
+			return cast_decimal(v, t, c);	/* a second point: not rewritten */
+	}
+	made = *v;
+	made.data.ptr = (const uint8_t *) buf;
+	made.data.len = n;
+	return cast_decimal(&made, t, c);
+}
+
 /* OID::Uuid: 32 hex digits (with - or in {}) as lower-case 8-4-4-4-12, else nil */
 static void
 cast_uuid(const MarshalNode *v, MarshalCast *c)
@@ -1406,6 +1460,24 @@ cast_by_type(const MarshalDoc *doc, const RecordType *tp, const MarshalNode *vp,
 			c->subtype = t.subtype;
 			c->delim = t.delim;
 			c->user = user;
+			return MARSHAL_OK;
+		case TK_RANGE:
+			if (v.type == MT_STRING && marshal_utf8_valid(v.data.ptr, v.data.len, false))
+			{
+				c->kind = MCAST_PG_RANGE;
+				c->bytes = v.data;
+				c->subtype = t.subtype;
+			}
+			return MARSHAL_OK;
+		case TK_MONEY:
+			return cast_money(&v, &t, c);
+		case TK_POINT:
+			if (v.type == MT_STRING && v.data.len >= 2 && v.data.ptr[0] == '(' &&
+				v.data.ptr[v.data.len - 1] == ')' && plain_ascii(v.data))
+			{
+				c->kind = MCAST_POINT;
+				c->bytes = v.data;
+			}
 			return MARSHAL_OK;
 		case TK_HSTORE:
 			if (v.type == MT_STRING && marshal_utf8_valid(v.data.ptr, v.data.len, false))

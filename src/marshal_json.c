@@ -668,7 +668,19 @@ emit_nested(Walk *w, size_t pos, MarshalBytes b)
 }
 
 static MarshalStatus emit_pg_array(Walk *w, const MarshalCast *c, size_t at);
+
+/* A node for text that is not in the stream (an element of a column's text): pos 0 */
+static void
+made_string(MarshalNode *v, const uint8_t *s, size_t len)
+{
+	memset(v, 0, sizeof(*v));
+	v->type = MT_STRING;
+	v->encoding = MENC_UTF8;
+	v->data.ptr = s;
+	v->data.len = len;
+}
 static MarshalStatus emit_hstore(Walk *w, const MarshalCast *c, size_t at);
+static MarshalStatus emit_pg_range(Walk *w, const MarshalCast *c, size_t at);
 
 /*
  * A cast value (marshal_activerecord.c).  Where it is the raw value: the
@@ -715,6 +727,41 @@ emit_cast_value(Walk *w, const MarshalCast *c, size_t raw, MarshalBytes text)
 			return emit_pg_array(w, c, raw);
 		case MCAST_HSTORE:
 			return emit_hstore(w, c, raw);
+		case MCAST_PG_RANGE:
+			return emit_pg_range(w, c, raw);
+		case MCAST_POINT:
+			{
+				/* ActiveRecord::Point.new(x.to_f, y.to_f) */
+				const uint8_t *comma = memchr(c->bytes.ptr, ',', c->bytes.len);
+				char		num[64];
+				double		xy[2];
+
+				for (int i = 0; i < 2; i++)
+				{
+					const uint8_t *b = i == 0 ? c->bytes.ptr + 1 : comma + 1;
+					size_t		bl = comma == NULL ? 0 : i == 0 ? (size_t) (comma - b) :
+						(size_t) (c->bytes.ptr + c->bytes.len - 1 - b);
+
+					if (comma == NULL || bl >= sizeof(num))
+						goto raw_value;
+					memcpy(num, b, bl);
+					num[bl] = '\0';
+					xy[i] = strtod(num, NULL);	/* String#to_f of the adapter's digits */
+				}
+				k->begin_object(k->ctx);
+				for (int i = 0; i < 2; i++)
+				{
+					char		buf[40];
+
+					k->key(k->ctx, i == 0 ? "x" : "y", 1, true);
+					if (isfinite(xy[i]))
+						k->number(k->ctx, buf, marshal_format_float(xy[i], buf));
+					else
+						k->null(k->ctx);
+				}
+				k->end_object(k->ctx);
+				break;
+			}
 		case MCAST_BYTEA:
 			{
 				/* decoded into a buffer of its own, then a String or a stream */
@@ -872,17 +919,10 @@ emit_pg_array_text(Walk *w, const MarshalCast *arr, const uint8_t *s, size_t n,
 				while (len > 0 && marshal_is_space((uint8_t) buf[len - 1]))
 					len--;
 			}
-			memset(&v, 0, sizeof(v));
+			made_string(&v, (const uint8_t *) buf, len);
 			if (!quoted && len == 4 && (buf[0] | 32) == 'n' && (buf[1] | 32) == 'u' &&
 				(buf[2] | 32) == 'l' && (buf[3] | 32) == 'l')
 				v.type = MT_NIL;
-			else
-			{
-				v.type = MT_STRING;
-				v.encoding = MENC_UTF8;
-				v.data.ptr = (const uint8_t *) buf;
-				v.data.len = len;
-			}
 			if (!dry)
 				TRY(emit_pg_element(w, arr, &v, v.data));
 		}
@@ -1005,6 +1045,151 @@ emit_hstore(Walk *w, const MarshalCast *c, size_t at)
 	}
 	marshal_free(w->hooks, buf);
 	return st;
+}
+
+/*
+ * One end of a range, deserialized by the subtype, as its to_s into out
+ * (200 bytes); *numeric: what (-Float::INFINITY..Float::INFINITY) covers (a
+ * number, a Date; not a Time or a String).
+ */
+static MarshalStatus
+range_end_to_s(Walk *w, size_t subtype, const uint8_t *s, size_t len, char *out,
+			   size_t *outlen, bool *numeric, bool *ok)
+{
+	MarshalNode v;
+	MarshalCast c;
+	bool		tok;
+
+	*numeric = false;
+	*ok = true;
+	made_string(&v, s, len);
+	TRY(marshal_record_cast_element(w->doc, subtype, false, &v, &c, w->err));
+	switch (c.kind)
+	{
+		case MCAST_INT:
+			*numeric = true;
+			*outlen = (size_t) snprintf(out, 200, "%lld", (long long) c.integer);
+			return MARSHAL_OK;
+		case MCAST_NUMBER:
+		case MCAST_STRING:
+			if (c.len >= 200)
+				break;
+			memcpy(out, c.text, c.len);
+			*outlen = c.len;
+			/* a Decimal's text ("1.5") and a Date's ("2024-01-01") */
+			*numeric = true;
+			for (size_t i = 0; i < c.len && *numeric; i++)
+				*numeric = marshal_is_digit((uint8_t) c.text[i]) || c.text[i] == '.' ||
+					c.text[i] == '-';
+			return MARSHAL_OK;
+		case MCAST_TIME:
+			{
+				/* Time#to_s of a UTC Time: no fraction */
+				size_t		n = marshal_format_wall(c.time.epoch, 0, 0, out);
+				char	   *tee = memchr(out, 'T', n);
+
+				if (tee)
+					*tee = ' ';
+				memcpy(out + n, " UTC", 4);
+				*outlen = n + 4;
+				return MARSHAL_OK;
+			}
+		case MCAST_VALUE:
+			TRY(marshal_to_s(w->doc, c.pos, out, 200, outlen, &tok, w->err));
+			*ok = tok;
+			return MARSHAL_OK;
+		case MCAST_RAW:
+			if (len >= 200)
+				break;
+			memcpy(out, s, len);
+			*outlen = len;
+			return MARSHAL_OK;
+		default:
+			break;
+	}
+	*ok = false;
+	return MARSHAL_OK;
+}
+
+/*
+ * A range type's text as OID::Range#cast_value makes a Range of it: "empty"
+ * is nil, the ends are split at the first comma, unquoted ("" and \\) and
+ * deserialized by the subtype, an empty or infinite end is a Float
+ * infinity unless the other end is not a number (then nil); its to_s.  A
+ * Range Ruby cannot make (an excluded finite beginning) keeps its text.
+ */
+static MarshalStatus
+emit_pg_range(Walk *w, const MarshalCast *c, size_t at)
+{
+	const uint8_t *s = c->bytes.ptr;
+	size_t		n = c->bytes.len;
+	const uint8_t *comma;
+	char		ends[2][200];
+	size_t		lens[2];
+	bool		numeric[2];
+	bool		infinite[2];
+	char	   *unq;
+	char		out[420];
+	MarshalBytes none = {NULL, 0};
+
+	if ((n == 5 && memcmp(s, "empty", 5) == 0) || n == 0)
+	{
+		w->sink->null(w->sink->ctx);
+		return MARSHAL_OK;
+	}
+	comma = n >= 2 ? memchr(s + 1, ',', n - 2) : NULL;
+	if (comma == NULL || (s[0] != '[' && s[0] != '(') || (s[n - 1] != ']' && s[n - 1] != ')') ||
+		n > 390 || (unq = marshal_alloc(w->hooks, n + 1)) == NULL)
+		return emit_text(w, at, s, n, MENC_UTF8, none, false);
+	for (int e = 0; e < 2; e++)
+	{
+		const uint8_t *b = e == 0 ? s + 1 : comma + 1;
+		size_t		bl = e == 0 ? (size_t) (comma - s - 1) : (size_t) (s + n - 1 - comma - 1);
+		size_t		ul = 0;
+		bool		ok = true;
+
+		infinite[e] = bl == 0 || (e == 0 && bl == 9 && memcmp(b, "-infinity", 9) == 0) ||
+			(e == 1 && bl == 8 && memcmp(b, "infinity", 8) == 0);
+		numeric[e] = false;
+		if (infinite[e])
+			continue;
+		if (bl >= 2 && b[0] == '"' && b[bl - 1] == '"')
+		{
+			/* unquote: "" is ", \\ is \ */
+			for (size_t i = 1; i + 1 < bl; i++)
+			{
+				unq[ul++] = (char) b[i];
+				if ((b[i] == '"' && b[i + 1] == '"') || (b[i] == '\\' && b[i + 1] == '\\'))
+					i++;
+			}
+			b = (const uint8_t *) unq;
+			bl = ul;
+		}
+		TRY(range_end_to_s(w, c->subtype, b, bl, ends[e], &lens[e], &numeric[e], &ok));
+		if (!ok)
+		{
+			marshal_free(w->hooks, unq);
+			return emit_text(w, at, s, n, MENC_UTF8, none, false);
+		}
+	}
+	marshal_free(w->hooks, unq);
+	if (s[0] == '(' && !infinite[0])
+		return emit_text(w, at, s, n, MENC_UTF8, none, false);
+	for (int e = 0; e < 2; e++)
+	{
+		/* sanitize_bounds: an infinity stays where the other end is a number */
+		if (!infinite[e])
+			continue;
+		if (infinite[1 - e] || numeric[1 - e])
+			lens[e] = (size_t) snprintf(ends[e], 200, "%s", e == 0 ? "-Infinity" : "Infinity");
+		else
+			lens[e] = 0;
+	}
+	memcpy(out, ends[0], lens[0]);
+	memcpy(out + lens[0], s[n - 1] == ')' ? "..." : "..", s[n - 1] == ')' ? 3 : 2);
+	memcpy(out + lens[0] + (s[n - 1] == ')' ? 3 : 2), ends[1], lens[1]);
+	w->sink->string(w->sink->ctx, out, lens[0] + (s[n - 1] == ')' ? 3 : 2) + lens[1], false);
+	return MARSHAL_OK;
 }
 
 static MarshalStatus

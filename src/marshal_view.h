@@ -245,6 +245,9 @@ typedef enum MarshalCastKind
 								 * Array), each element cast by the type at
 								 * subtype (marshal_record_cast_element) */
 	MCAST_HSTORE,				/* bytes: hstore text, as a Hash of Strings */
+	MCAST_POINT,				/* bytes: "(x,y)", {"x": x.to_f, "y": y.to_f} */
+	MCAST_PG_RANGE,				/* bytes: range text, as OID::Range makes a
+								 * Range of ends cast by subtype: its to_s */
 	MCAST_BYTEA					/* bytes: the hex digits of PostgreSQL's bytea
 								 * text ("\\x..."), decoded: a binary String,
 								 * or (nested) a Marshal stream's view */
