@@ -5,7 +5,7 @@ EXTVERSION = $(shell sed -n "s/^default_version = '\\(.*\\)'$$/\\1/p" $(EXTENSIO
 MODULE_big = rbmarshal
 CODEC_OBJS = src/marshal_reader.o src/marshal_hex_base64.o src/marshal_cursor.o src/marshal_numbers_dates.o src/marshal_json.o src/marshal_json_text.o src/marshal_time.o src/marshal_writer.o src/marshal_reencode.o src/marshal_view.o src/marshal_class.o src/marshal_literal.o src/marshal_inspect.o src/marshal_rails_cache.o src/marshal_activerecord.o src/marshal_to_s.o src/marshal_edit.o
 SHLIB_LINK = -lz -lyaml
-OBJS = $(CODEC_OBJS) src/rbmarshal.o src/rbmarshal_io.o src/rbmarshal_to_jsonb.o src/rbmarshal_from_jsonb.o src/rbmarshal_transcode.o src/rbmarshal_nav.o src/rbmarshal_cast.o src/rbmarshal_subs.o src/rbmarshal_build.o src/rbmarshal_rails_cache.o src/rbmarshal_yaml.o src/rbmarshal_edit.o
+OBJS = $(CODEC_OBJS) src/rbmarshal.o src/rbmarshal_io.o src/rbmarshal_to_jsonb.o src/rbmarshal_from_jsonb.o src/rbmarshal_transcode.o src/rbmarshal_nav.o src/rbmarshal_cast.o src/rbmarshal_subs.o src/rbmarshal_build.o src/rbmarshal_rails_cache.o src/rbmarshal_yaml.o src/rbmarshal_zones.o src/rbmarshal_edit.o
 
 # The install script of EXTVERSION is built from src/rbmarshal.sql; released
 # scripts (frozen), their control files and upgrade scripts are committed as

@@ -1251,6 +1251,62 @@ show_numeric_pair(Out *o, const MarshalNode *n, bool complex, bool *handled)
 }
 
 /*
+ * TimeWithZone#inspect: "Tue, 05 Mar 2024 19:37:09.000000000 IST +05:30",
+ * the zone's abbreviation from tzinfo's tables (the zone_abbrev hook; a
+ * numeric "+0530" where there is none, as tzinfo has for many zones).
+ */
+static MarshalStatus
+show_time_with_zone(Out *o, const MarshalNode *n)
+{
+	static const char *const days[] = {"Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"};
+	static const char *const months[] = {"Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul",
+	"Aug", "Sep", "Oct", "Nov", "Dec"};
+	MarshalTime t;
+	MarshalBytes zone;
+	bool		utc_zone;
+	int64_t		wall;
+	int64_t		day;
+	int64_t		secs;
+	int64_t		y;
+	int			m;
+	int			d;
+	char		abbrev[64];
+	char		name[128];
+	int64_t		a;
+	char		buf[200];
+	size_t		len;
+
+	TRY(marshal_time_with_zone_parts(o->doc, n, &t, &zone, &utc_zone, o->err));
+	wall = t.epoch + t.offset;
+	day = wall >= 0 ? wall / 86400 : -((-wall + 86399) / 86400);
+	secs = wall - day * 86400;
+	marshal_civil_from_days(day, &y, &m, &d);
+	a = t.offset < 0 ? -t.offset : t.offset;
+	abbrev[0] = '\0';
+	if (utc_zone)
+		snprintf(abbrev, sizeof(abbrev), "UTC");
+	else if (o->hooks && o->hooks->zone_abbrev && zone.len > 0 && zone.len < sizeof(name))
+	{
+		memcpy(name, zone.ptr, zone.len);
+		name[zone.len] = '\0';
+		if (!o->hooks->zone_abbrev(name, t.epoch, abbrev, sizeof(abbrev)))
+			abbrev[0] = '\0';
+	}
+	if (abbrev[0] == '\0')
+		snprintf(abbrev, sizeof(abbrev), "%c%02lld%02lld", t.offset < 0 ? '-' : '+',
+				 (long long) (a / 3600), (long long) (a / 60 % 60));
+	len = (size_t) snprintf(buf, sizeof(buf), "%s, %02d %s ", days[((day % 7) + 7) % 7], d,
+							months[m - 1]);
+	len += marshal_format_year(y, buf + len);
+	len += (size_t) snprintf(buf + len, sizeof(buf) - len,
+							 " %02d:%02d:%02d.%09lld %s %c%02lld:%02lld",
+							 (int) (secs / 3600), (int) (secs / 60 % 60), (int) (secs % 60),
+							 (long long) t.nsec, abbrev, t.offset < 0 ? '-' : '+',
+							 (long long) (a / 3600), (long long) (a / 60 % 60));
+	return put(o, buf, len);
+}
+
+/*
  * ActiveSupport::Duration#inspect: its @parts by size of unit, "1 day" or
  * "2 days", joined as to_sentence joins them; "N seconds" without parts.
  */
@@ -1448,6 +1504,8 @@ show_special(Out *o, const MarshalView *view, bool *handled)
 		case MC_DURATION:
 			TRY(show_duration(o, n, handled));
 			break;
+		case MC_TIME_WITH_ZONE:
+			return show_time_with_zone(o, n);
 		case MC_ORDERED_OPTIONS:
 			/* its marshal_load is method_missing: it always loads empty */
 			return puts_(o, "#<ActiveSupport::OrderedOptions {}>");

@@ -114,6 +114,12 @@ typedef struct MarshalHooks
 	/* called every few thousand values; may longjmp out */
 	void		(*check_interrupts) (void *ctx);
 	void	   *ctx;
+	/*
+	 * The abbreviation tzinfo gives a Rails zone (zone: NUL-terminated, "Tokyo"
+	 * or "Asia/Tokyo") at epoch, for inspect; false when unknown.  NULL: none.
+	 */
+	bool		(*zone_abbrev) (const char *zone, int64_t epoch, char *out,
+								size_t size);
 } MarshalHooks;
 
 /* The encoding a String, Symbol or Regexp carries in its ivars. */

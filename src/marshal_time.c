@@ -378,6 +378,16 @@ static MarshalStatus
 time_with_zone_decode(const MarshalDoc *doc, const MarshalNode *n,
 					  MarshalTime *local, bool *utc_zone, MarshalError *err)
 {
+	MarshalBytes zone;
+
+	return marshal_time_with_zone_parts(doc, n, local, &zone, utc_zone, err);
+}
+
+MarshalStatus
+marshal_time_with_zone_parts(const MarshalDoc *doc, const MarshalNode *n,
+							 struct MarshalTime *local, MarshalBytes *zone,
+							 bool *utc_zone, MarshalError *err)
+{
 	MarshalNode arr;
 	MarshalNode el[3];
 	size_t		p;
@@ -405,6 +415,8 @@ time_with_zone_decode(const MarshalDoc *doc, const MarshalNode *n,
 	local->offset = wall.epoch + (wall.utc ? 0 : wall.offset) - utc.epoch;
 	*utc_zone = el[1].type == MT_STRING &&
 		(marshal_bytes_eq(el[1].data, "UTC") || marshal_bytes_eq(el[1].data, "Etc/UTC"));
+	zone->ptr = el[1].type == MT_STRING ? el[1].data.ptr : NULL;
+	zone->len = el[1].type == MT_STRING ? el[1].data.len : 0;
 	return MARSHAL_OK;
 }
 

@@ -79,4 +79,17 @@ extern MarshalStatus marshal_time_with_zone_to_s(const MarshalDoc *doc,
 												 char *out, size_t *len,
 												 MarshalError *err);
 
+struct MarshalTime;
+
+/*
+ * A TimeWithZone's wall clock (*local: the instant, its nanoseconds and the
+ * zone's offset), its zone's Rails name, whether that zone prints as UTC.
+ */
+extern MarshalStatus marshal_time_with_zone_parts(const MarshalDoc *doc,
+												  const MarshalNode *n,
+												  struct MarshalTime *local,
+												  MarshalBytes *zone,
+												  bool *utc_zone,
+												  MarshalError *err);
+
 #endif							/* RBMARSHAL_MARSHAL_TO_S_H */

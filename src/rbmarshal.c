@@ -80,7 +80,8 @@ const MarshalHooks *
 rbmarshal_hooks(void)
 {
 	static const MarshalHooks hooks = {
-		pg_alloc, pg_realloc, pg_free, pg_check_stack, pg_check_interrupts, NULL
+		pg_alloc, pg_realloc, pg_free, pg_check_stack, pg_check_interrupts, NULL,
+		rbmarshal_zone_abbrev
 	};
 
 	return &hooks;
