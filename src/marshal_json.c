@@ -736,13 +736,15 @@ emit_cast_value(Walk *w, const MarshalCast *c, size_t raw, MarshalBytes text)
 				char		num[64];
 				double		xy[2];
 
+				if (comma == NULL)
+					goto raw_value;
 				for (int i = 0; i < 2; i++)
 				{
 					const uint8_t *b = i == 0 ? c->bytes.ptr + 1 : comma + 1;
-					size_t		bl = comma == NULL ? 0 : i == 0 ? (size_t) (comma - b) :
+					size_t		bl = i == 0 ? (size_t) (comma - b) :
 						(size_t) (c->bytes.ptr + c->bytes.len - 1 - b);
 
-					if (comma == NULL || bl >= sizeof(num))
+					if (bl >= sizeof(num))
 						goto raw_value;
 					memcpy(num, b, bl);
 					num[bl] = '\0';
