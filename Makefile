@@ -5,7 +5,9 @@ EXTVERSION = $(shell sed -n "s/^default_version = '\\(.*\\)'$$/\\1/p" $(EXTENSIO
 MODULE_big = rbmarshal
 CODEC_OBJS = src/marshal_reader.o src/marshal_hex_base64.o src/marshal_cursor.o src/marshal_numbers_dates.o src/marshal_json.o src/marshal_json_text.o src/marshal_time.o src/marshal_writer.o src/marshal_reencode.o src/marshal_view.o src/marshal_class.o src/marshal_literal.o src/marshal_inspect.o src/marshal_rails_cache.o src/marshal_activerecord.o src/marshal_to_s.o src/marshal_edit.o
 SHLIB_LINK = -lz -lyaml
-OBJS = $(CODEC_OBJS) src/rbmarshal.o src/rbmarshal_io.o src/rbmarshal_to_jsonb.o src/rbmarshal_from_jsonb.o src/rbmarshal_transcode.o src/rbmarshal_nav.o src/rbmarshal_cast.o src/rbmarshal_subs.o src/rbmarshal_build.o src/rbmarshal_rails_cache.o src/rbmarshal_yaml.o src/rbmarshal_zones.o src/rbmarshal_edit.o
+# the YAML reader (PostgreSQL-free, like the codec; needs libyaml)
+YAML_SRC = src/yaml_reader.c src/yaml_scalar.c src/yaml_ruby.c src/yaml_dump.c
+OBJS = $(CODEC_OBJS) $(YAML_SRC:.c=.o) src/rbmarshal.o src/rbmarshal_io.o src/rbmarshal_to_jsonb.o src/rbmarshal_from_jsonb.o src/rbmarshal_transcode.o src/rbmarshal_nav.o src/rbmarshal_cast.o src/rbmarshal_subs.o src/rbmarshal_build.o src/rbmarshal_rails_cache.o src/rbmarshal_yaml.o src/rbmarshal_zones.o src/rbmarshal_edit.o
 
 # The install script of EXTVERSION is built from src/rbmarshal.sql; released
 # scripts (frozen), their control files and upgrade scripts are committed as
@@ -31,7 +33,7 @@ $(EXTENSION)--$(EXTVERSION).sql: src/$(EXTENSION).sql $(EXTENSION).control
 	cp $< $@
 
 # PGXS tracks no headers: a changed struct must rebuild every user of it.
-$(OBJS): $(wildcard src/marshal*.h) src/rbmarshal.h
+$(OBJS): $(wildcard src/marshal*.h) src/rbmarshal.h src/yaml_reader.h src/yaml_internal.h
 
 # --- the codec on its own: unit tests, sanitizers, fuzzers -----------------
 
@@ -53,6 +55,14 @@ unit: test/unit/test_codec
 unit-asan: test/unit/test_codec_asan
 	test/unit/test_codec_asan test/fixtures
 
+# The YAML reader against MRI's bytes (test/yaml/check.sh runs it).
+test/yaml/yaml_check: test/yaml/yaml_check.c $(CODEC_SRC) $(YAML_SRC) src/marshal.h src/yaml_reader.h src/yaml_internal.h
+	$(CC) $(UNIT_CFLAGS) -o $@ test/yaml/yaml_check.c $(CODEC_SRC) $(YAML_SRC) -lm -lz -lyaml
+
+test/yaml/yaml_check_asan: test/yaml/yaml_check.c $(CODEC_SRC) $(YAML_SRC) src/marshal.h src/yaml_reader.h src/yaml_internal.h
+	clang $(UNIT_CFLAGS) -fsanitize=address,undefined -fno-sanitize-recover=all \
+		-o $@ test/yaml/yaml_check.c $(CODEC_SRC) $(YAML_SRC) -lm -lz -lyaml
+
 # Regenerate the fixtures with Ruby (needs ruby and ruby-activesupport).
 fixtures:
 	ruby test/fixtures/generate.rb
@@ -71,7 +81,7 @@ test: unit unit-asan installcheck
 
 .PHONY: unit unit-asan unit-valgrind installcheck-valgrind fixtures test
 
-EXTRA_CLEAN = test/unit/test_codec test/unit/test_codec_asan
+EXTRA_CLEAN = test/unit/test_codec test/unit/test_codec_asan test/yaml/yaml_check test/yaml/yaml_check_asan
 
 # Fuzzing (test/fuzz) and the benchmarks (bench/): their own targets.
 -include test/fuzz/fuzz.mk

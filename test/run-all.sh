@@ -85,6 +85,11 @@ bash test/literal/check.sh >"$log/literal" 2>&1
 grep -E '^(ok|FAIL|skip|literal-fixtures:)' "$log/literal"
 tally literal-fixtures "$log/literal"
 
+echo "== YAML reader against MRI (Psych 4), fixtures reproduce from Ruby"
+bash test/yaml/check.sh >"$log/yaml" 2>&1
+grep -E '^(not ok|yaml_check|yaml_check_asan|yaml-fixtures|yaml:)' "$log/yaml"
+tally yaml "$log/yaml"
+
 echo "== Rails fixtures reproduce from ActiveSupport/ActiveRecord"
 bash test/rails/check.sh >"$log/rails" 2>&1
 cat "$log/rails"

@@ -1,0 +1,43 @@
+/*
+ * yaml_reader.h
+ *		YAML text -> Ruby Marshal bytes, free of PostgreSQL headers.
+ *
+ * marshal_from_yaml reads the first document of a YAML stream the way
+ * Psych 4 (Ruby 3.1) loads it and writes, through the codec's one Marshal
+ * writer, the bytes MRI's Marshal.dump(YAML.unsafe_load(text)) writes.
+ * Nothing is instantiated: classes named by tags are taken to be plain
+ * classes, the core and ActiveSupport classes Psych knows are built as
+ * their Ruby code would build them.  With opts->safe it refuses what
+ * YAML.safe_load(text, permitted_classes:, aliases:) refuses.
+ *
+ * Errors: MARSHAL_ERR_SYNTAX (YAML Psych cannot parse), MARSHAL_ERR_LIMIT
+ * (the work budget: alias and merge expansion), MARSHAL_ERR_DEPTH,
+ * MARSHAL_ERR_UNSUPPORTED (refused by safe mode: a tag or an alias),
+ * MARSHAL_ERR_UNREPRESENTABLE (a value Psych itself would not load, such
+ * as a bad !ruby/range).  err->offset is the byte offset in the text and
+ * err->detail starts "line L column C: ".
+ */
+#ifndef RBMARSHAL_YAML_READER_H
+#define RBMARSHAL_YAML_READER_H
+
+#include "marshal.h"
+
+typedef struct YamlOptions
+{
+	uint32_t	max_depth;		/* nesting limit (MARSHAL_DEFAULT_MAX_DEPTH) */
+	bool		safe;			/* YAML.safe_load rules */
+	bool		aliases;		/* safe: aliases allowed */
+	const char *const *permitted;	/* safe: permitted class names */
+	size_t		npermitted;
+	bool		symbols_permitted;	/* safe: "Symbol" is in the list */
+} YamlOptions;
+
+extern void marshal_yaml_options_init(YamlOptions *opts);
+
+extern MarshalStatus marshal_from_yaml(const uint8_t *text, size_t len,
+									   const YamlOptions *opts,
+									   const MarshalHooks *hooks,
+									   uint8_t **out, size_t *outlen,
+									   MarshalError *err);
+
+#endif							/* RBMARSHAL_YAML_READER_H */

@@ -1,0 +1,1371 @@
+/*
+ * yaml_ruby.c
+ *		The document tree -> the Ruby object graph Psych 4's ToRuby builds.
+ *
+ * Nodes are visited in document order with Psych's anchor table (a name
+ * maps to the object last registered under it; containers register before
+ * their children, scalars after), so shared objects and cycles come out as
+ * Ruby has them.  Hashes follow Hash#[]=: String keys are frozen and
+ * interned (deduplicate), a repeated key keeps its place and takes the new
+ * value; merge keys follow revive_hash.  Objects of named classes get the
+ * mapping as instance variables, except the classes whose Ruby code
+ * (init_with, ActiveSupport's HashWithIndifferentAccess) builds something
+ * else: those are built as that code does.  In safe mode each class Psych's
+ * ClassLoader would look up must be permitted.
+ */
+#include "yaml_internal.h"
+
+#include <string.h>
+
+/* --- values ------------------------------------------------------------- */
+
+RVal *
+yr_new(YState *st, RKind kind)
+{
+	RVal	   *v = yr_alloc(st, sizeof(RVal));
+
+	memset(v, 0, sizeof(RVal));
+	v->kind = kind;
+	return v;
+}
+
+RVal *
+yr_string(YState *st, const char *s, size_t len, int enc)
+{
+	RVal	   *v = yr_new(st, RV_STRING);
+
+	v->str = s;
+	v->len = len;
+	v->enc = (uint8_t) enc;
+	return v;
+}
+
+RVal *
+yr_symbol(YState *st, const YNode *n, const char *s, size_t len)
+{
+	RVal	   *v;
+
+	yr_permit(st, n, "Symbol");
+	v = yr_new(st, RV_SYMBOL);
+	v->str = s;
+	v->len = len;
+	return v;
+}
+
+void
+yr_push(YState *st, RList *l, RVal *v)
+{
+	if (l->n == l->cap)
+	{
+		uint32_t	cap = l->cap ? l->cap * 2 : 4;
+		RVal	  **a = yr_alloc(st, cap * sizeof(RVal *));
+
+		if (l->n)
+			memcpy(a, l->v, l->n * sizeof(RVal *));
+		l->v = a;
+		l->cap = cap;
+	}
+	l->v[l->n++] = v;
+}
+
+/* --- the order of instance variables (MRI's per-class index) ------------ */
+
+struct YClassIvars
+{
+	YClassIvars *next;
+	const char *cls;
+	const char **names;
+	size_t	   *lens;
+	uint32_t	n;
+	uint32_t	cap;
+};
+
+const YClassIvars *
+yr_class_ivars(YState *st, const char *cls)
+{
+	YClassIvars *c;
+
+	for (c = st->classes; c; c = c->next)
+		if (strcmp(c->cls, cls) == 0)
+			return c;
+	c = yr_alloc(st, sizeof(YClassIvars));
+	memset(c, 0, sizeof(*c));
+	c->cls = cls;
+	c->next = st->classes;
+	st->classes = c;
+	return c;
+}
+
+int
+yr_ivar_rank(const YClassIvars *c, const char *name, size_t len)
+{
+	for (uint32_t i = 0; i < c->n; i++)
+		if (c->lens[i] == len && memcmp(c->names[i], name, len) == 0)
+			return (int) i;
+	return -1;
+}
+
+/* Note the name in its class's index, as setting an ivar does in MRI. */
+static void
+class_note(YState *st, const char *cls, const char *name, size_t len)
+{
+	YClassIvars *c = (YClassIvars *) yr_class_ivars(st, cls);
+
+	if (yr_ivar_rank(c, name, len) >= 0)
+		return;
+	if (c->n == c->cap)
+	{
+		uint32_t	cap = c->cap ? c->cap * 2 : 8;
+		const char **names = yr_alloc(st, cap * sizeof(char *));
+		size_t	   *lens = yr_alloc(st, cap * sizeof(size_t));
+
+		if (c->n)
+		{
+			memcpy(names, c->names, c->n * sizeof(char *));
+			memcpy(lens, c->lens, c->n * sizeof(size_t));
+		}
+		c->names = names;
+		c->lens = lens;
+		c->cap = cap;
+	}
+	c->names[c->n] = name;
+	c->lens[c->n++] = len;
+}
+
+static const char *
+class_of(const RVal *v)
+{
+	if (v->cls)
+		return v->cls;
+	switch (v->kind)
+	{
+		case RV_STRING:
+			return "String";
+		case RV_ARRAY:
+			return "Array";
+		case RV_HASH:
+			return "Hash";
+		case RV_REGEXP:
+			return "Regexp";
+		default:
+			return "Object";
+	}
+}
+
+void
+yr_ivar_set(YState *st, RVal *obj, const char *name, size_t len, RVal *value)
+{
+	RIvars	   *iv = &obj->ivars;
+
+	for (uint32_t i = 0; i < iv->n; i++)
+		if (iv->v[i].len == len && memcmp(iv->v[i].name, name, len) == 0)
+		{
+			iv->v[i].value = value;
+			return;
+		}
+	if (iv->n == iv->cap)
+	{
+		uint32_t	cap = iv->cap ? iv->cap * 2 : 4;
+		RIvar	   *a = yr_alloc(st, cap * sizeof(RIvar));
+
+		if (iv->n)
+			memcpy(a, iv->v, iv->n * sizeof(RIvar));
+		iv->v = a;
+		iv->cap = cap;
+	}
+	iv->v[iv->n].name = name;
+	iv->v[iv->n].len = len;
+	iv->v[iv->n++].value = value;
+	if (obj->kind != RV_STRUCT)
+		class_note(st, class_of(obj), name, len);
+}
+
+/* --- Hash keys: eql? and hash ------------------------------------------- */
+
+struct RKeyIndex
+{
+	uint32_t   *slots;			/* pair number + 1, 0 empty */
+	uint32_t	cap;
+};
+
+/* What eql? compares, as bytes; false for keys compared by identity only. */
+static size_t
+key_ident(const RVal *k, char *buf, const char **out)
+{
+	switch (k->kind)
+	{
+		case RV_STRING:
+			{
+				bool		ascii = true;
+
+				for (size_t i = 0; i < k->len && ascii; i++)
+					ascii = (uint8_t) k->str[i] < 0x80;
+				buf[0] = 's';
+				buf[1] = ascii ? 0 : (char) k->enc;
+				*out = NULL;	/* bytes follow in k->str */
+				return 2;
+			}
+		case RV_SYMBOL:
+			buf[0] = 'y';
+			buf[1] = 0;
+			*out = NULL;
+			return 2;
+		case RV_INT:
+			buf[0] = 'i';
+			memcpy(buf + 1, &k->ival, 8);
+			*out = buf;
+			return 9;
+		case RV_FLOAT:
+			{
+				double		d = k->dval == 0 ? 0.0 : k->dval;
+
+				buf[0] = 'f';
+				memcpy(buf + 1, &d, 8);
+				*out = buf;
+				return 9;
+			}
+		default:
+			buf[0] = 'p';
+			memcpy(buf + 1, &k, sizeof(k));
+			*out = buf;
+			return 1 + sizeof(k);
+	}
+}
+
+static bool
+key_eql(const RVal *a, const RVal *b)
+{
+	char		ba[24],
+				bb[24];
+	const char *pa,
+			   *pb;
+	size_t		la = key_ident(a, ba, &pa);
+	size_t		lb = key_ident(b, bb, &pb);
+
+	if (la != lb || memcmp(ba, bb, la) != 0)
+		return false;
+	if (pa == NULL)				/* strings, symbols: the bytes */
+		return a->len == b->len && memcmp(a->str, b->str, a->len) == 0;
+	if (a->kind == RV_BIGINT || b->kind == RV_BIGINT)
+		return a == b;
+	return memcmp(pa, pb, la) == 0;
+}
+
+static uint64_t
+key_hash(const RVal *k)
+{
+	char		buf[24];
+	const char *p;
+	size_t		n = key_ident(k, buf, &p);
+	uint64_t	h = 1469598103934665603ULL;
+
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (uint8_t) buf[i]) * 1099511628211ULL;
+	if (p == NULL)
+		for (size_t i = 0; i < k->len; i++)
+			h = (h ^ (uint8_t) k->str[i]) * 1099511628211ULL;
+	return h;
+}
+
+static void
+index_put(RKeyIndex *ix, RVal *h, uint32_t pair)
+{
+	uint32_t	j = (uint32_t) key_hash(h->items.v[pair * 2]) & (ix->cap - 1);
+
+	while (ix->slots[j])
+		j = (j + 1) & (ix->cap - 1);
+	ix->slots[j] = pair + 1;
+}
+
+static void
+index_build(YState *st, RVal *h)
+{
+	RKeyIndex  *ix = h->index;
+	uint32_t	pairs = h->items.n / 2;
+	uint32_t	cap = 64;
+
+	while (cap < pairs * 4)
+		cap *= 2;
+	if (ix == NULL)
+		ix = h->index = yr_alloc(st, sizeof(RKeyIndex));
+	ix->slots = yr_alloc(st, cap * sizeof(uint32_t));
+	memset(ix->slots, 0, cap * sizeof(uint32_t));
+	ix->cap = cap;
+	for (uint32_t p = 0; p < pairs; p++)
+		index_put(ix, h, p);
+}
+
+/* The pair number of key in h, or -1. */
+static int64_t
+hash_find(YState *st, RVal *h, RVal *key)
+{
+	uint32_t	pairs = h->items.n / 2;
+
+	if (pairs < 8)
+	{
+		for (uint32_t p = 0; p < pairs; p++)
+			if (key_eql(h->items.v[p * 2], key))
+				return p;
+		return -1;
+	}
+	if (h->index == NULL || pairs * 2 > h->index->cap)
+		index_build(st, h);
+	for (uint32_t j = (uint32_t) key_hash(key) & (h->index->cap - 1);
+		 h->index->slots[j]; j = (j + 1) & (h->index->cap - 1))
+		if (key_eql(h->items.v[(h->index->slots[j] - 1) * 2], key))
+			return h->index->slots[j] - 1;
+	return -1;
+}
+
+/* Hash#[]= (key already as the Hash will hold it) */
+void
+yr_hash_set(YState *st, RVal *h, RVal *key, RVal *value)
+{
+	int64_t		p = hash_find(st, h, key);
+
+	if (p >= 0)
+	{
+		h->items.v[p * 2 + 1] = value;
+		return;
+	}
+	yr_push(st, &h->items, key);
+	yr_push(st, &h->items, value);
+	if (h->index && (h->items.n / 2) * 2 <= h->index->cap)
+		index_put(h->index, h, h->items.n / 2 - 1);
+	else if (h->index)
+		index_build(st, h);
+}
+
+/* h[key] for a String key written in C, or NULL */
+RVal *
+yr_hash_get(RVal *h, const char *key)
+{
+	size_t		len = strlen(key);
+
+	for (uint32_t p = 0; p < h->items.n / 2; p++)
+	{
+		RVal	   *k = h->items.v[p * 2];
+
+		if (k->kind == RV_STRING && k->len == len && memcmp(k->str, key, len) == 0)
+			return h->items.v[p * 2 + 1];
+	}
+	return NULL;
+}
+
+/* -key: a bare String becomes the interned frozen copy */
+static RVal *
+deduplicate(YState *st, RVal *key)
+{
+	RVal	   *k;
+
+	if (key->kind != RV_STRING || key->frozen)
+		return key;
+	k = yr_new(st, RV_STRING);
+	*k = *key;
+	k->slot = 0;
+	k->frozen = key->cls == NULL && key->ivars.n == 0;
+	return k;
+}
+
+/* --- safe mode ----------------------------------------------------------- */
+
+void
+yr_permit(YState *st, const YNode *n, const char *cls)
+{
+	const YamlOptions *o = st->opts;
+
+	if (!o->safe)
+		return;
+	for (size_t i = 0; i < o->npermitted; i++)
+		if (strcmp(o->permitted[i], cls) == 0)
+			return;
+	yr_fail_at(st, n, MARSHAL_ERR_UNSUPPORTED,
+				 "Tried to load unspecified class: %s", cls);
+}
+
+/* --- the visitor ----------------------------------------------------------- */
+
+static RVal *visit(YState *st, YNode *n);
+
+static RVal *
+reg(YState *st, YNode *n, RVal *v)
+{
+	if (n->anchor >= 0)
+		st->anchor_values[n->anchor] = v;
+	return v;
+}
+
+/* Does tag start with prefix; *rest is what follows it */
+static bool
+tag_is(const char *tag, const char *prefix, const char **rest)
+{
+	size_t		n = strlen(prefix);
+
+	if (tag == NULL || strncmp(tag, prefix, n) != 0)
+		return false;
+	if (rest)
+		*rest = tag + n;
+	return true;
+}
+
+/* A class name from a tag suffix: NULL when empty (Psych's load -> nil) */
+static const char *
+class_name(const char *s)
+{
+	return s && *s ? s : NULL;
+}
+
+static bool
+str_is(const RVal *v, const char *s)
+{
+	return v && v->kind == RV_STRING && v->len == strlen(s) &&
+		memcmp(v->str, s, v->len) == 0;
+}
+
+/* unpack('m'): base64, skipping what is not in the alphabet */
+static RVal *
+base64(YState *st, const char *s, size_t len)
+{
+	char	   *out = yr_alloc(st, len * 3 / 4 + 4);
+	size_t		n = 0;
+	uint32_t	acc = 0;
+	int			bits = 0;
+
+	for (size_t i = 0; i < len; i++)
+	{
+		int			c = (uint8_t) s[i];
+		int			d;
+
+		if (c >= 'A' && c <= 'Z')
+			d = c - 'A';
+		else if (c >= 'a' && c <= 'z')
+			d = c - 'a' + 26;
+		else if (c >= '0' && c <= '9')
+			d = c - '0' + 52;
+		else if (c == '+')
+			d = 62;
+		else if (c == '/')
+			d = 63;
+		else if (c == '=')
+			break;
+		else
+			continue;
+		acc = acc << 6 | (uint32_t) d;
+		bits += 6;
+		if (bits >= 8)
+		{
+			bits -= 8;
+			out[n++] = (char) (acc >> bits);
+		}
+	}
+	return yr_string(st, out, n, MENC_BINARY);
+}
+
+static RVal *
+regexp(YState *st, YNode *n)
+{
+	const char *s = n->value;
+	size_t		len = n->len;
+	size_t		end;
+	int			opts = 0;
+	bool		ascii = true;
+	RVal	   *v;
+
+	yr_permit(st, n, "Regexp");
+	/* /^\/(.*)\/([mixn]*)$/m */
+	for (end = len; end > 0 && strchr("mixn", s[end - 1]) && s[end - 1]; end--)
+		;
+	if (len < 2 || s[0] != '/' || end < 2 || s[end - 1] != '/')
+		yr_fail_at(st, n, MARSHAL_ERR_UNREPRESENTABLE, "not a !ruby/regexp: no /source/");
+	for (size_t i = end; i < len; i++)
+		opts |= s[i] == 'i' ? 1 : s[i] == 'x' ? 2 : s[i] == 'm' ? 4 : 32;
+	v = yr_new(st, RV_REGEXP);
+	v->str = s + 1;
+	v->len = end - 2;
+	for (size_t i = 0; i < v->len; i++)
+		ascii &= (uint8_t) v->str[i] < 0x80;
+	v->enc = ascii ? MENC_USASCII : MENC_UTF8;
+	v->ival = opts | (ascii ? 0 : 16);
+	return v;
+}
+
+/* Range.new(a, b, excl): ArgumentError unless a <=> b works */
+static RVal *
+range(YState *st, YNode *n, RVal *a, RVal *b, RVal *excl)
+{
+	RVal	   *v;
+	bool		num_a = a->kind == RV_INT || a->kind == RV_BIGINT || a->kind == RV_FLOAT;
+	bool		num_b = b->kind == RV_INT || b->kind == RV_BIGINT || b->kind == RV_FLOAT;
+
+	yr_permit(st, n, "Range");
+	if (!(a->kind == RV_NIL || b->kind == RV_NIL || (num_a && num_b) ||
+		  (a->kind == b->kind && a->kind != RV_HASH && a->kind != RV_ARRAY &&
+		   a->kind != RV_OBJECT && a->kind != RV_TRUE && a->kind != RV_FALSE)))
+		yr_fail_at(st, n, MARSHAL_ERR_UNREPRESENTABLE, "bad value for range");
+	v = yr_new(st, RV_OBJECT);
+	v->cls = "Range";
+	yr_ivar_set(st, v, "excl", 4, excl);
+	yr_ivar_set(st, v, "begin", 5, a);
+	yr_ivar_set(st, v, "end", 3, b);
+	return v;
+}
+
+static RVal *
+range_scalar(YState *st, YNode *n)
+{
+	const char *s = n->value;
+	size_t		len = n->len;
+	size_t		i;
+	size_t		dots;
+	YNode		side;
+
+	yr_permit(st, n, "Range");
+	for (i = 0; i + 1 < len && !(s[i] == '.' && s[i + 1] == '.'); i++)
+		;
+	if (i + 1 >= len)
+		yr_fail_at(st, n, MARSHAL_ERR_UNREPRESENTABLE, "bad value for range");
+	dots = i + 2 < len && s[i + 2] == '.' ? 3 : 2;
+	side = *n;
+	side.anchor = -1;
+	side.tag = NULL;
+	{
+		RVal	   *a = yr_tokenize(st, &side, yr_strdup(st, s, i), i);
+		RVal	   *b = yr_tokenize(st, &side, yr_strdup(st, s + i + dots, len - i - dots),
+									  len - i - dots);
+
+		return range(st, n, a, b, dots == 3 ? st->rtrue : st->rfalse);
+	}
+}
+
+/* Rational("3/4"), Rational("1.5"): Integer parts only here */
+static RVal *
+rational_scalar(YState *st, YNode *n)
+{
+	const char *s = n->value;
+	const char *slash = memchr(s, '/', n->len);
+	RVal	   *num;
+	RVal	   *den;
+
+	yr_permit(st, n, "Rational");
+	num = yr_int_from_text(st, s, slash ? (size_t) (slash - s) : n->len);
+	if (slash)
+		den = yr_int_from_text(st, slash + 1, n->len - (slash + 1 - s));
+	else
+	{
+		den = yr_new(st, RV_INT);
+		den->ival = 1;
+	}
+	for (size_t i = 0; i < n->len; i++)
+		if (!(s[i] == '/' || s[i] == '-' || s[i] == '+' || (s[i] >= '0' && s[i] <= '9')))
+			yr_fail_at(st, n, MARSHAL_ERR_UNREPRESENTABLE,
+						 "a !ruby/object:Rational other than num/den");
+	return yr_rational(st, n, num, den);
+}
+
+/* A number of Complex("a+bi"): an Integer or a Float */
+static RVal *
+number_of(YState *st, YNode *n, const char *s, size_t len)
+{
+	double		d;
+	bool		isint = len > 0;
+
+	for (size_t i = 0; i < len; i++)
+		if (!((s[i] >= '0' && s[i] <= '9') || (i == 0 && (s[i] == '-' || s[i] == '+'))))
+			isint = false;
+	if (isint && !(len == 1 && (s[0] == '-' || s[0] == '+')))
+		return yr_int_from_text(st, s, len);
+	if (yr_ruby_float(s, len, &d))
+		return yr_float(st, d);
+	yr_fail_at(st, n, MARSHAL_ERR_UNREPRESENTABLE, "a !ruby/object:Complex other than a+bi");
+}
+
+static RVal *
+complex_of(YState *st, RVal *re, RVal *im)
+{
+	RVal	   *v = yr_new(st, RV_USRMARSHAL);
+
+	v->cls = "Complex";
+	v->data = yr_new(st, RV_ARRAY);
+	yr_push(st, &v->data->items, re);
+	yr_push(st, &v->data->items, im);
+	return v;
+}
+
+static RVal *
+complex_scalar(YState *st, YNode *n)
+{
+	const char *s = n->value;
+	size_t		len = n->len;
+	size_t		split = 0;
+	RVal	   *zero = yr_new(st, RV_INT);
+
+	yr_permit(st, n, "Complex");
+	if (len == 0)
+		yr_fail_at(st, n, MARSHAL_ERR_UNREPRESENTABLE, "an empty !ruby/object:Complex");
+	if (s[len - 1] != 'i')
+		return complex_of(st, number_of(st, n, s, len), zero);
+	/* the sign that starts the imaginary part (not one after an e) */
+	for (size_t i = 1; i < len; i++)
+		if ((s[i] == '+' || s[i] == '-') && s[i - 1] != 'e' && s[i - 1] != 'E')
+			split = i;
+	{
+		size_t		il = len - 1 - split;
+		RVal	   *im;
+
+		if (il == 0 || (il == 1 && (s[split] == '+' || s[split] == '-')))
+		{
+			im = yr_new(st, RV_INT);
+			im->ival = il == 1 && s[split] == '-' ? -1 : 1;
+		}
+		else
+			im = number_of(st, n, s + split, il);
+		return complex_of(st, split ? number_of(st, n, s, split) : zero, im);
+	}
+}
+
+/* Classes, modules and encodings are one object each: a repeat links */
+static RVal *
+singleton(YState *st, RKind kind, const char *name, size_t len)
+{
+	RVal	   *v;
+
+	for (uint32_t i = 0; i < st->singletons.n; i++)
+	{
+		v = st->singletons.v[i];
+		if (v->kind == kind && v->len == len && memcmp(v->str, name, len) == 0)
+			return v;
+	}
+	v = yr_new(st, kind);
+	v->str = name;
+	v->len = len;
+	yr_push(st, &st->singletons, v);
+	return v;
+}
+
+static RVal *
+class_value(YState *st, YNode *n, bool module)
+{
+	yr_permit(st, n, n->value);
+	return singleton(st, module ? RV_MODULE : RV_CLASS, n->value, n->len);
+}
+
+static RVal *
+scalar(YState *st, YNode *n)
+{
+	const char *tag = n->tag;
+	const char *rest;
+
+	if (n->quoted)
+		return yr_string(st, n->value, n->len, MENC_UTF8);
+	if (tag == NULL)
+		return yr_tokenize(st, n, n->value, n->len);
+	if (strcmp(tag, "!binary") == 0 || strcmp(tag, "tag:yaml.org,2002:binary") == 0)
+		return base64(st, n->value, n->len);
+	if (strcmp(tag, "tag:yaml.org,2002:str") == 0 || strcmp(tag, "!str") == 0 ||
+		strcmp(tag, "!ruby/string") == 0 ||
+		((tag_is(tag, "!str:", &rest) || tag_is(tag, "!ruby/string:", &rest))))
+	{
+		RVal	   *v = yr_string(st, n->value, n->len, MENC_UTF8);
+
+		if (tag_is(tag, "!str:", &rest) || tag_is(tag, "!ruby/string:", &rest))
+		{
+			v->cls = class_name(rest);
+			if (v->cls)
+				yr_permit(st, n, v->cls);
+		}
+		return v;
+	}
+	if (strcmp(tag, "!ruby/object:BigDecimal") == 0)
+	{
+		yr_permit(st, n, "BigDecimal");
+		return yr_bigdecimal(st, n, n->value, n->len);
+	}
+	if (strcmp(tag, "!ruby/object:DateTime") == 0)
+	{
+		RVal	   *t;
+
+		yr_permit(st, n, "DateTime");
+		yr_permit(st, n, "Time");
+		t = yr_parse_time(st, n, n->value, n->len);
+		if (t == NULL)
+			yr_fail_at(st, n, MARSHAL_ERR_UNREPRESENTABLE, "argument out of range");
+		return yr_datetime(st, t);
+	}
+	if (strcmp(tag, "!ruby/encoding") == 0)
+	{
+		/* Encoding#_dump is its name (taken as written: no table here) */
+		RVal	   *v = singleton(st, RV_USERDEF, n->value, n->len);
+
+		v->cls = "Encoding";
+		v->enc = MENC_USASCII;
+		return v;
+	}
+	if (strcmp(tag, "!ruby/object:Complex") == 0)
+		return complex_scalar(st, n);
+	if (strcmp(tag, "!ruby/object:Rational") == 0)
+		return rational_scalar(st, n);
+	if (strcmp(tag, "!ruby/class") == 0 || strcmp(tag, "!ruby/module") == 0)
+		return class_value(st, n, tag[6] == 'm');
+	if (strcmp(tag, "tag:yaml.org,2002:float") == 0 || strcmp(tag, "!float") == 0)
+	{
+		RVal	   *v = yr_tokenize(st, n, n->value, n->len);
+		double		d;
+
+		if (v->kind == RV_INT)
+			return yr_float(st, (double) v->ival);
+		if (v->kind == RV_FLOAT)
+			return v;
+		if (v->kind == RV_STRING && yr_ruby_float(v->str, v->len, &d))
+			return yr_float(st, d);
+		yr_fail_at(st, n, MARSHAL_ERR_UNREPRESENTABLE, "can't convert to Float");
+	}
+	if (strcmp(tag, "!ruby/regexp") == 0)
+		return regexp(st, n);
+	if (strcmp(tag, "!ruby/range") == 0)
+		return range_scalar(st, n);
+	if (tag_is(tag, "!ruby/sym", &rest) &&
+		(*rest == '\0' || *rest == ':' || strncmp(rest, "bol", 3) == 0))
+		return yr_symbol(st, n, n->value, n->len);
+	return yr_tokenize(st, n, n->value, n->len);
+}
+
+static RVal *
+seq(YState *st, YNode *n)
+{
+	const char *rest;
+	RVal	   *v;
+
+	if (n->tag && (strcmp(n->tag, "!omap") == 0 ||
+				   strcmp(n->tag, "tag:yaml.org,2002:omap") == 0))
+	{
+		/* Psych::Omap.new: no class lookup, allowed in safe mode */
+		v = reg(st, n, yr_new(st, RV_HASH));
+		v->cls = "Psych::Omap";
+		for (uint32_t i = 0; i < n->nkids; i++)
+		{
+			YNode	   *a = n->kids[i];
+			RVal	   *k;
+
+			if ((a->kind != YN_SEQ && a->kind != YN_MAP) || a->nkids == 0)
+				yr_fail_at(st, a, MARSHAL_ERR_UNREPRESENTABLE,
+							 "an !omap entry that is not a one-pair mapping");
+			k = deduplicate(st, visit(st, a->kids[0]));
+			yr_hash_set(st, v, k, visit(st, a->kids[a->nkids - 1]));
+		}
+		return v;
+	}
+	v = yr_new(st, RV_ARRAY);
+	if (n->tag && (tag_is(n->tag, "!seq:", &rest) || tag_is(n->tag, "!ruby/array:", &rest)))
+	{
+		v->cls = class_name(rest);
+		if (v->cls == NULL)
+			yr_fail_at(st, n, MARSHAL_ERR_UNREPRESENTABLE, "no class in %s", n->tag);
+		yr_permit(st, n, v->cls);
+	}
+	reg(st, n, v);
+	for (uint32_t i = 0; i < n->nkids; i++)
+		yr_push(st, &v->items, visit(st, n->kids[i]));
+	return v;
+}
+
+/* --- HashWithIndifferentAccess's conversions ------------------------------ */
+
+static bool is_hwia(const RVal *v);
+static RVal *hwia_convert(YState *st, const YNode *n, RVal *value, bool assignment);
+
+static bool
+is_hwia(const RVal *v)
+{
+	return v->kind == RV_HASH && v->cls &&
+		strcmp(v->cls, "ActiveSupport::HashWithIndifferentAccess") == 0;
+}
+
+/* convert_key: a Symbol becomes its name, a frozen String */
+static RVal *
+hwia_key(YState *st, RVal *key)
+{
+	RVal	   *k;
+	bool		ascii = true;
+
+	if (key->kind != RV_SYMBOL)
+		return deduplicate(st, key);
+	for (size_t i = 0; i < key->len; i++)
+		ascii &= (uint8_t) key->str[i] < 0x80;
+	k = yr_string(st, key->str, key->len, ascii ? MENC_USASCII : MENC_UTF8);
+	k->frozen = true;
+	return k;
+}
+
+/* HashWithIndifferentAccess.new(hash): update with each converted pair */
+static RVal *
+hwia_new(YState *st, const YNode *n, RVal *from)
+{
+	RVal	   *h = yr_new(st, RV_HASH);
+
+	h->cls = "ActiveSupport::HashWithIndifferentAccess";
+	yr_charge(st, n, from->items.n);
+	for (uint32_t p = 0; p + 1 < from->items.n; p += 2)
+		yr_hash_set(st, h, hwia_key(st, from->items.v[p]),
+					  hwia_convert(st, n, from->items.v[p + 1], false));
+	if (from->dflt)
+		h->dflt = from->dflt;
+	return h;
+}
+
+static RVal *
+hwia_convert(YState *st, const YNode *n, RVal *value, bool assignment)
+{
+	if (value->kind == RV_HASH)
+		return is_hwia(value) ? value : hwia_new(st, n, value);
+	if (value->kind == RV_ARRAY)
+	{
+		RVal	   *a = value;
+
+		if (!assignment)
+		{
+			a = yr_new(st, RV_ARRAY);
+			*a = *value;
+			a->slot = 0;
+			a->items.v = NULL;
+			a->items.n = a->items.cap = 0;
+			for (uint32_t i = 0; i < value->items.n; i++)
+				yr_push(st, &a->items, value->items.v[i]);
+		}
+		yr_charge(st, n, a->items.n);
+		for (uint32_t i = 0; i < a->items.n; i++)
+			a->items.v[i] = hwia_convert(st, n, a->items.v[i], assignment);
+		return a;
+	}
+	return value;
+}
+
+/* hash[key] = val, through HashWithIndifferentAccess#[]= where it is one */
+static void
+hash_store(YState *st, const YNode *n, RVal *h, RVal *key, RVal *val)
+{
+	if (is_hwia(h))
+		yr_hash_set(st, h, hwia_key(st, key), hwia_convert(st, n, val, true));
+	else
+		yr_hash_set(st, h, key, val);
+}
+
+/* hash.merge!(other) */
+static void
+merge(YState *st, const YNode *n, RVal *h, RVal *other)
+{
+	yr_charge(st, n, other->items.n);
+	if (is_hwia(h) && !is_hwia(other))
+	{
+		for (uint32_t p = 0; p + 1 < other->items.n; p += 2)
+			yr_hash_set(st, h, hwia_key(st, other->items.v[p]),
+						  hwia_convert(st, n, other->items.v[p + 1], false));
+		return;
+	}
+	for (uint32_t p = 0; p + 1 < other->items.n; p += 2)
+		yr_hash_set(st, h, other->items.v[p], other->items.v[p + 1]);
+}
+
+/* ToRuby#revive_hash */
+static RVal *
+revive_hash(YState *st, RVal *h, YNode *n)
+{
+	for (uint32_t i = 0; i + 1 < n->nkids; i += 2)
+	{
+		YNode	   *kn = n->kids[i];
+		YNode	   *vn = n->kids[i + 1];
+		RVal	   *key = visit(st, kn);
+		RVal	   *val = visit(st, vn);
+
+		if (str_is(key, "<<") && !(kn->tag && strcmp(kn->tag, "tag:yaml.org,2002:str") == 0))
+		{
+			if (vn->kind == YN_ALIAS || vn->kind == YN_MAP)
+			{
+				if (val->kind == RV_HASH)
+				{
+					merge(st, vn, h, val);
+					continue;
+				}
+			}
+			else if (vn->kind == YN_SEQ)
+			{
+				bool		all = true;
+
+				for (uint32_t j = 0; j < val->items.n && all; j++)
+					all = val->items.v[j]->kind == RV_HASH;
+				if (all && val->kind == RV_ARRAY)
+				{
+					RVal	   *m = yr_new(st, RV_HASH);
+
+					for (uint32_t j = val->items.n; j-- > 0;)
+						merge(st, vn, m, val->items.v[j]);
+					merge(st, vn, h, m);
+					continue;
+				}
+			}
+			hash_store(st, kn, h, deduplicate(st, key), val);
+			continue;
+		}
+		hash_store(st, kn, h, deduplicate(st, key), val);
+	}
+	return h;
+}
+
+/* init_with without one: each pair an instance variable "@key" */
+static RVal *
+set_ivars(YState *st, YNode *n, RVal *obj, RVal *h, bool at)
+{
+	for (uint32_t p = 0; p + 1 < h->items.n; p += 2)
+	{
+		RVal	   *k = h->items.v[p];
+		char	   *name;
+
+		if (k->kind != RV_STRING && k->kind != RV_SYMBOL)
+			yr_fail_at(st, n, MARSHAL_ERR_UNREPRESENTABLE,
+						 "an instance variable name that is not a String");
+		name = yr_alloc(st, k->len + 2);
+		name[0] = '@';
+		memcpy(name + 1, k->str, k->len);
+		name[k->len + 1] = '\0';
+		if (!at)
+			yr_ivar_set(st, obj, name + 1, k->len, h->items.v[p + 1]);
+		else
+			yr_ivar_set(st, obj, name, k->len + 1, h->items.v[p + 1]);
+	}
+	return obj;
+}
+
+static RVal *
+pairs_of(YState *st, YNode *n)
+{
+	RVal	   *h = yr_new(st, RV_HASH);
+
+	return revive_hash(st, h, n);
+}
+
+/* ActiveSupport's classes whose init_with builds another shape */
+static RVal *
+revive_special(YState *st, YNode *n, const char *name, RVal *obj)
+{
+	RVal	   *h;
+
+	if (strcmp(name, "ActiveSupport::TimeWithZone") == 0)
+	{
+		RVal	   *utc,
+				   *zone,
+				   *time,
+				   *zname,
+				   *arr;
+
+		h = pairs_of(st, n);
+		utc = yr_hash_get(h, "utc");
+		zone = yr_hash_get(h, "zone");
+		time = yr_hash_get(h, "time");
+		if (!utc || utc->kind != RV_TIME || !time || time->kind != RV_TIME ||
+			!zone || zone->kind != RV_OBJECT)
+			yr_fail_at(st, n, MARSHAL_ERR_UNREPRESENTABLE,
+						 "a TimeWithZone without utc, zone and time");
+		zname = NULL;
+		for (uint32_t i = 0; i < zone->ivars.n; i++)
+			if (zone->ivars.v[i].len == 5 && memcmp(zone->ivars.v[i].name, "@name", 5) == 0)
+				zname = zone->ivars.v[i].value;
+		if (zname == NULL)
+			yr_fail_at(st, n, MARSHAL_ERR_UNREPRESENTABLE, "a TimeZone without a name");
+		/* @utc = Time.utc(utc.year, ..., utc.sec + utc.subsec) */
+		{
+			RVal	   *u = yr_new(st, RV_TIME);
+
+			u->time = yr_alloc(st, sizeof(RTime));
+			*u->time = *utc->time;
+			if (!utc->time->utc)
+				u->time->epoch += utc->time->offset;
+			u->time->utc = true;
+			u->time->offset = 0;
+			u->time->zone = NULL;
+			utc = u;
+		}
+		arr = yr_new(st, RV_ARRAY);
+		yr_push(st, &arr->items, utc);
+		yr_push(st, &arr->items, zname);
+		yr_push(st, &arr->items, time);
+		obj->kind = RV_USRMARSHAL;
+		obj->data = arr;
+		return obj;
+	}
+	if (strcmp(name, "ActiveSupport::TimeZone") == 0)
+	{
+		h = pairs_of(st, n);
+		if (!yr_hash_get(h, "name"))
+			yr_fail_at(st, n, MARSHAL_ERR_UNREPRESENTABLE, "a TimeZone without a name");
+		yr_ivar_set(st, obj, "@name", 5, yr_hash_get(h, "name"));
+		return obj;
+	}
+	if (strcmp(name, "ActiveSupport::Duration") == 0)
+	{
+		RVal	   *value,
+				   *parts,
+				   *p;
+
+		h = pairs_of(st, n);
+		value = yr_hash_get(h, "value");
+		parts = yr_hash_get(h, "parts");
+		if (!value || !parts || parts->kind != RV_HASH)
+			yr_fail_at(st, n, MARSHAL_ERR_UNREPRESENTABLE,
+						 "a Duration without value and parts");
+		/* @value, @parts = value, parts; parts.reject!(&:zero?) unless value == 0 */
+		if (!(value->kind == RV_INT && value->ival == 0))
+		{
+			uint32_t	k = 0;
+
+			for (uint32_t i = 0; i + 1 < parts->items.n; i += 2)
+			{
+				RVal	   *x = parts->items.v[i + 1];
+
+				if ((x->kind == RV_INT && x->ival == 0) || (x->kind == RV_FLOAT && x->dval == 0))
+					continue;
+				parts->items.v[k++] = parts->items.v[i];
+				parts->items.v[k++] = x;
+			}
+			parts->items.n = k;
+			parts->index = NULL;
+		}
+		p = parts;
+		yr_ivar_set(st, obj, "@value", 6, value);
+		yr_ivar_set(st, obj, "@parts", 6, p);
+		return obj;
+	}
+	return NULL;
+}
+
+static RVal *
+revive(YState *st, YNode *n, const char *name)
+{
+	RVal	   *obj;
+	RVal	   *special;
+
+	yr_permit(st, n, name);
+	obj = reg(st, n, yr_new(st, RV_OBJECT));
+	obj->cls = name;
+	special = revive_special(st, n, name, obj);
+	if (special)
+		return special;
+	if (strcmp(name, "ActiveSupport::HashWithIndifferentAccess") == 0)
+	{
+		/* a Hash subclass: revive sets the pairs as ivars of an empty one */
+		obj->kind = RV_HASH;
+	}
+	return set_ivars(st, n, obj, pairs_of(st, n), true);
+}
+
+static RVal *
+exception(YState *st, YNode *n, const char *name)
+{
+	RVal	   *h = pairs_of(st, n);
+	RVal	   *e = yr_new(st, RV_OBJECT);
+	RVal	   *msg = NULL;
+	RVal	   *bt = NULL;
+	RVal	   *rest = yr_new(st, RV_HASH);
+
+	yr_permit(st, n, name ? name : "Exception");
+	e->cls = name ? name : "Exception";
+	for (uint32_t p = 0; p + 1 < h->items.n; p += 2)
+	{
+		RVal	   *k = h->items.v[p];
+
+		if (str_is(k, "message"))
+			msg = h->items.v[p + 1];
+		else if (str_is(k, "backtrace"))
+			bt = h->items.v[p + 1];
+		else
+			yr_hash_set(st, rest, k, h->items.v[p + 1]);
+	}
+	yr_ivar_set(st, e, "mesg", 4, msg ? msg : st->nil);
+	if (bt)
+		yr_ivar_set(st, e, "bt", 2, bt);
+	return set_ivars(st, n, e, rest, true);
+}
+
+/* Psych::Set, Psych::Omap (Hash subclasses): each pair through []= */
+static RVal *
+psych_hash(YState *st, YNode *n, const char *cls)
+{
+	RVal	   *v;
+
+	yr_permit(st, n, cls);
+	v = reg(st, n, yr_new(st, RV_HASH));
+	v->cls = cls;
+	for (uint32_t i = 0; i + 1 < n->nkids; i += 2)
+	{
+		RVal	   *k = visit(st, n->kids[i]);
+
+		yr_hash_set(st, v, deduplicate(st, k), visit(st, n->kids[i + 1]));
+	}
+	return v;
+}
+
+static RVal *
+map(YState *st, YNode *n)
+{
+	const char *tag = n->tag;
+	const char *rest;
+	RVal	   *v;
+
+	if (tag == NULL)
+		return revive_hash(st, reg(st, n, yr_new(st, RV_HASH)), n);
+	if (tag_is(tag, "!ruby/struct", &rest) && (*rest == '\0' || *rest == ':'))
+	{
+		const char *cls = class_name(*rest ? rest + 1 : NULL);
+
+		if (cls == NULL)
+		{
+			yr_permit(st, n, "Struct");
+			yr_fail_at(st, n, MARSHAL_ERR_UNREPRESENTABLE,
+					   "can't dump anonymous class (a !ruby/struct without a name)");
+		}
+		yr_permit(st, n, cls);
+		v = reg(st, n, yr_new(st, RV_STRUCT));
+		v->cls = cls;
+		for (uint32_t i = 0; i + 1 < n->nkids; i += 2)
+		{
+			RVal	   *k = visit(st, n->kids[i]);
+			RVal	   *val = visit(st, n->kids[i + 1]);
+
+			if (k->kind != RV_STRING && k->kind != RV_SYMBOL)
+				yr_fail_at(st, n->kids[i], MARSHAL_ERR_UNREPRESENTABLE,
+							 "a Struct member that is not a name");
+			yr_permit(st, n->kids[i], "Symbol");
+			yr_ivar_set(st, v, k->str, k->len, val);
+		}
+		return v;
+	}
+	if (tag_is(tag, "!ruby/object", &rest) && (*rest == '\0' || *rest == ':'))
+	{
+		const char *name = *rest ? rest + 1 : "Object";
+
+		if (strcmp(name, "Complex") == 0 || strcmp(name, "Rational") == 0)
+		{
+			RVal	   *h = pairs_of(st, n);
+
+			yr_permit(st, n, name);
+			if (name[0] == 'C')
+				v = complex_of(st, yr_hash_get(h, "real") ? yr_hash_get(h, "real") : st->nil,
+							   yr_hash_get(h, "image") ? yr_hash_get(h, "image") : st->nil);
+			else
+			{
+				RVal	   *num = yr_hash_get(h, "numerator");
+				RVal	   *den = yr_hash_get(h, "denominator");
+
+				if (!num || !den)
+					yr_fail_at(st, n, MARSHAL_ERR_UNREPRESENTABLE,
+								 "a Rational without numerator and denominator");
+				v = yr_rational(st, n, num, den);
+			}
+			return reg(st, n, v);
+		}
+		if (strcmp(name, "Hash") == 0)
+			return revive_hash(st, reg(st, n, yr_new(st, RV_HASH)), n);
+		return revive(st, n, name);
+	}
+	if (strcmp(tag, "tag:yaml.org,2002:str") == 0 || strcmp(tag, "!str") == 0 ||
+		strcmp(tag, "!ruby/string") == 0 || tag_is(tag, "!str:", &rest) ||
+		tag_is(tag, "!ruby/string:", &rest))
+	{
+		const char *cls = NULL;
+		RVal	   *str = NULL;
+		RVal	   *ivars = yr_new(st, RV_HASH);
+
+		if (tag_is(tag, "!str:", &rest) || tag_is(tag, "!ruby/string:", &rest))
+			cls = class_name(rest);
+		if (cls)
+			yr_permit(st, n, cls);
+		for (uint32_t i = 0; i + 1 < n->nkids; i += 2)
+		{
+			RVal	   *k = visit(st, n->kids[i]);
+			RVal	   *val = visit(st, n->kids[i + 1]);
+
+			if (str_is(k, "str"))
+			{
+				if (val->kind != RV_STRING)
+					yr_fail_at(st, n, MARSHAL_ERR_UNREPRESENTABLE, "a !str whose str is not a String");
+				str = val;
+				if (cls)
+				{
+					str = yr_string(st, val->str, val->len, val->enc);
+					str->cls = cls;
+				}
+				reg(st, n, str);
+			}
+			else
+				yr_hash_set(st, ivars, k, val);
+		}
+		if (str == NULL)
+			yr_fail_at(st, n, MARSHAL_ERR_UNREPRESENTABLE, "a !str mapping without str");
+		/* ivar names: k.to_s.sub(/^@/, '') then "@" again */
+		for (uint32_t p = 0; p + 1 < ivars->items.n; p += 2)
+		{
+			RVal	   *k = ivars->items.v[p];
+
+			if (k->kind == RV_STRING && k->len > 0 && k->str[0] == '@')
+			{
+				RVal	   *k2 = yr_string(st, k->str + 1, k->len - 1, k->enc);
+
+				ivars->items.v[p] = k2;
+			}
+		}
+		return set_ivars(st, n, str, ivars, true);
+	}
+	if (tag_is(tag, "!ruby/array:", &rest))
+	{
+		RVal	   *h;
+		RVal	   *internal;
+		RVal	   *iv;
+
+		v = yr_new(st, RV_ARRAY);
+		v->cls = class_name(rest);
+		if (v->cls == NULL)
+			yr_fail_at(st, n, MARSHAL_ERR_UNREPRESENTABLE, "no class in %s", tag);
+		yr_permit(st, n, v->cls);
+		reg(st, n, v);
+		h = pairs_of(st, n);
+		internal = yr_hash_get(h, "internal");
+		iv = yr_hash_get(h, "ivars");
+		if (!internal || internal->kind != RV_ARRAY || !iv || iv->kind != RV_HASH)
+			yr_fail_at(st, n, MARSHAL_ERR_UNREPRESENTABLE,
+						 "a !ruby/array mapping without internal and ivars");
+		v->items = internal->items;
+		for (uint32_t p = 0; p + 1 < iv->items.n; p += 2)
+		{
+			RVal	   *k = iv->items.v[p];
+
+			if (k->kind != RV_STRING && k->kind != RV_SYMBOL)
+				yr_fail_at(st, n, MARSHAL_ERR_UNREPRESENTABLE, "an ivar name that is not a name");
+			yr_ivar_set(st, v, k->str, k->len, iv->items.v[p + 1]);
+		}
+		return v;
+	}
+	if (strcmp(tag, "!ruby/range") == 0)
+	{
+		RVal	   *h = pairs_of(st, n);
+		RVal	   *b = yr_hash_get(h, "begin");
+		RVal	   *e = yr_hash_get(h, "end");
+		RVal	   *x = yr_hash_get(h, "excl");
+		bool		excl = x && x->kind != RV_NIL && x->kind != RV_FALSE;
+
+		return reg(st, n, range(st, n, b ? b : st->nil, e ? e : st->nil,
+								excl ? st->rtrue : st->rfalse));
+	}
+	if (tag_is(tag, "!ruby/exception", &rest) && (*rest == '\0' || *rest == ':'))
+		return reg(st, n, exception(st, n, class_name(*rest ? rest + 1 : NULL)));
+	if (strcmp(tag, "!set") == 0 || strcmp(tag, "tag:yaml.org,2002:set") == 0)
+		return psych_hash(st, n, "Psych::Set");
+	if (tag_is(tag, "!ruby/hash-with-ivars", &rest) && (*rest == '\0' || *rest == ':'))
+	{
+		v = yr_new(st, RV_HASH);
+		if (*rest)
+		{
+			v->cls = class_name(rest + 1);
+			if (v->cls)
+				yr_permit(st, n, v->cls);
+		}
+		reg(st, n, v);
+		for (uint32_t i = 0; i + 1 < n->nkids; i += 2)
+		{
+			YNode	   *kn = n->kids[i];
+			YNode	   *vn = n->kids[i + 1];
+
+			if (kn->kind == YN_SCALAR && strcmp(kn->value, "elements") == 0)
+				revive_hash(st, v, vn);
+			else if (kn->kind == YN_SCALAR && strcmp(kn->value, "ivars") == 0)
+				for (uint32_t j = 0; j + 1 < vn->nkids; j += 2)
+				{
+					RVal	   *k = visit(st, vn->kids[j]);
+					RVal	   *val = visit(st, vn->kids[j + 1]);
+
+					if (k->kind != RV_STRING && k->kind != RV_SYMBOL)
+						yr_fail_at(st, vn, MARSHAL_ERR_UNREPRESENTABLE,
+									 "an ivar name that is not a name");
+					yr_ivar_set(st, v, k->str, k->len, val);
+				}
+		}
+		return v;
+	}
+	if (tag_is(tag, "!map:", &rest) || tag_is(tag, "!ruby/hash:", &rest))
+	{
+		v = yr_new(st, RV_HASH);
+		v->cls = class_name(rest);
+		if (v->cls == NULL)
+			yr_fail_at(st, n, MARSHAL_ERR_UNREPRESENTABLE, "no class in %s", tag);
+		yr_permit(st, n, v->cls);
+		return revive_hash(st, reg(st, n, v), n);
+	}
+	if (strcmp(tag, "!omap") == 0 || strcmp(tag, "tag:yaml.org,2002:omap") == 0)
+		return psych_hash(st, n, "Psych::Omap");
+	if (tag_is(tag, "!ruby/marshalable:", &rest))
+	{
+		RVal	   *data = yr_new(st, RV_ARRAY);
+
+		v = yr_new(st, RV_USRMARSHAL);
+		v->cls = class_name(rest);
+		if (v->cls == NULL)
+			yr_fail_at(st, n, MARSHAL_ERR_UNREPRESENTABLE, "no class in %s", tag);
+		yr_permit(st, n, v->cls);
+		reg(st, n, v);
+		/* marshal_load(children): marshal_dump taken to give them back */
+		for (uint32_t i = 0; i < n->nkids; i++)
+			yr_push(st, &data->items, visit(st, n->kids[i]));
+		v->data = data;
+		return v;
+	}
+	return revive_hash(st, reg(st, n, yr_new(st, RV_HASH)), n);
+}
+
+static RVal *
+visit(YState *st, YNode *n)
+{
+	const MarshalHooks *h = st->arena.hooks;
+	RVal	   *v;
+
+	yr_charge(st, n, 1);
+	if (n->kind == YN_ALIAS)
+	{
+		if (st->opts->safe && !st->opts->aliases)
+			yr_fail_at(st, n, MARSHAL_ERR_UNSUPPORTED, "Unknown alias: %s (aliases are not allowed)",
+						 st->anchor_names[n->anchor]);
+		v = st->anchor_values[n->anchor];
+		if (v == NULL)
+			yr_fail_at(st, n, MARSHAL_ERR_SYNTAX, "Unknown alias: %s",
+						 st->anchor_names[n->anchor]);
+		return v;
+	}
+	if (n->kind == YN_SCALAR)
+		return reg(st, n, scalar(st, n));
+	if (++st->depth > st->opts->max_depth)
+		yr_fail_at(st, n, MARSHAL_ERR_DEPTH, "nesting deeper than %u", st->opts->max_depth);
+	if (h && h->check_stack)
+		h->check_stack(h->ctx);
+	v = n->kind == YN_SEQ ? seq(st, n) : map(st, n);
+	st->depth--;
+	return v;
+}
+
+RVal *
+yr_to_ruby(YState *st, YNode *root)
+{
+	st->nil = yr_new(st, RV_NIL);
+	st->rtrue = yr_new(st, RV_TRUE);
+	st->rfalse = yr_new(st, RV_FALSE);
+	st->nan = yr_new(st, RV_FLOAT);
+	st->nan->dval = __builtin_nan("");
+	st->inf = yr_new(st, RV_FLOAT);
+	st->inf->dval = __builtin_inf();
+	st->ninf = yr_new(st, RV_FLOAT);
+	st->ninf->dval = -__builtin_inf();
+	/* a fresh process with ActiveSupport loaded has set these already */
+	class_note(st, "ActiveSupport::Duration", "@parts", 6);
+	class_note(st, "ActiveSupport::Duration", "@value", 6);
+	st->anchor_values = yr_alloc(st, (st->nanchors + 1) * sizeof(RVal *));
+	memset(st->anchor_values, 0, (st->nanchors + 1) * sizeof(RVal *));
+	/* no document: unsafe_load's fallback is false, safe_load's nil */
+	if (root == NULL)
+		return st->opts->safe ? st->nil : st->rfalse;
+	return visit(st, root);
+}

@@ -1,0 +1,1052 @@
+/*
+ * yaml_scalar.c
+ *		Plain scalars as Psych 4's ScalarScanner#tokenize reads them, and
+ *		the numbers and times of the scalar tags.
+ *
+ * Each rule follows scalar_scanner.rb in order.  Its regular expressions
+ * use Ruby's ^ and $, which match at every line: a scalar with a line
+ * break is tested line by line where that changes the answer ("o\nno" is
+ * false).  Times follow parse_time (Time.utc, Time.at, Time.new with an
+ * offset; a time without an offset is read in UTC, as a process with
+ * TZ=UTC), dates Date.strptime in the Julian/Gregorian calendar of
+ * Date::ITALY.  What Ruby refuses with ArgumentError stays a String, as
+ * there; what raises anything else is an error, as loading fails there.
+ */
+#include "yaml_internal.h"
+#include "marshal_internal.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define IS_DIGIT(c) ((c) >= '0' && (c) <= '9')
+
+static int
+lower(int c)
+{
+	return c >= 'A' && c <= 'Z' ? c + 32 : c;
+}
+
+/* [[:alpha:]_\s!@#$%\^&*(){}<>|/\\~;=]: bytes over 0x7f count as letters */
+static bool
+is_word_class(uint8_t c)
+{
+	if (c >= 0x80)
+		return true;
+	if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'))
+		return true;
+	return strchr("_ \t\n\v\f\r!@#$%^&*(){}<>|/\\~;=", c) != NULL && c != '\0';
+}
+
+/* ^[^\d.:-]?[class]+ at one line start */
+static bool
+word_at(const char *s, size_t len, size_t p)
+{
+	uint8_t		c = (uint8_t) s[p];
+	size_t		next;
+
+	if (is_word_class(c))
+		return true;
+	if (IS_DIGIT(c) || c == '.' || c == ':' || c == '-')
+		return false;
+	/* one character, then one of the class */
+	next = p + 1;
+	if (c >= 0x80)
+		while (next < len && ((uint8_t) s[next] & 0xC0) == 0x80)
+			next++;
+	return next < len && is_word_class((uint8_t) s[next]);
+}
+
+/* Does a line of s equal word, ignoring case (^word$ with /i)? */
+static bool
+line_is(const char *s, size_t len, const char *word)
+{
+	size_t		wl = strlen(word);
+
+	for (size_t p = 0; p <= len;)
+	{
+		const char *nl = memchr(s + p, '\n', len - p);
+		size_t		end = nl ? (size_t) (nl - s) : len;
+
+		if (end - p == wl)
+		{
+			size_t		i;
+
+			for (i = 0; i < wl && lower((uint8_t) s[p + i]) == word[i]; i++)
+				;
+			if (i == wl)
+				return true;
+		}
+		if (!nl)
+			break;
+		p = end + 1;
+	}
+	return false;
+}
+
+static size_t
+utf8_length(const char *s, size_t len)
+{
+	size_t		n = 0;
+
+	for (size_t i = 0; i < len; i++)
+		n += ((uint8_t) s[i] & 0xC0) != 0x80;
+	return n;
+}
+
+/* The first branch of tokenize: words, null, booleans. */
+static RVal *
+word_value(YState *st, const char *s, size_t len)
+{
+	if (utf8_length(s, len) > 5)
+		return NULL;
+	/* /^[^ytonf~]/i at any line start */
+	for (size_t p = 0; p < len; p++)
+		if (p == 0 || s[p - 1] == '\n')
+		{
+			if (!strchr("ytonfYTONF~", s[p]) || s[p] == '\0')
+				return NULL;
+		}
+	if ((len == 1 && s[0] == '~') || line_is(s, len, "null"))
+		return st->nil;
+	if (line_is(s, len, "yes") || line_is(s, len, "true") || line_is(s, len, "on"))
+		return st->rtrue;
+	if (line_is(s, len, "no") || line_is(s, len, "false") || line_is(s, len, "off"))
+		return st->rfalse;
+	return NULL;
+}
+
+/* --- integers ------------------------------------------------------------ */
+
+/* An Integer from digits (no sign, no separators) in base 2, 8, 10, 16. */
+static RVal *
+int_from_digits(YState *st, bool neg, const char *d, size_t n, int base)
+{
+	RVal	   *v;
+	uint64_t	x = 0;
+	size_t		i = 0;
+
+	while (n > 1 && d[0] == '0')
+		d++, n--;
+	for (; i < n; i++)
+	{
+		int			dv = IS_DIGIT(d[i]) ? d[i] - '0' : lower((uint8_t) d[i]) - 'a' + 10;
+
+		if (x > (UINT64_MAX - (uint64_t) dv) / (uint64_t) base)
+			break;
+		x = x * (uint64_t) base + (uint64_t) dv;
+	}
+	if (i == n && x <= (uint64_t) INT64_MAX)
+	{
+		v = yr_new(st, RV_INT);
+		v->ival = neg ? -(int64_t) x : (int64_t) x;
+		return v;
+	}
+	if (n > 100000)
+		return NULL;
+	v = yr_new(st, RV_BIGINT);
+	v->ival = base;
+	v->dval = neg ? -1 : 1;
+	v->str = d;
+	v->len = n;
+	return v;
+}
+
+RVal *
+yr_int_from_text(YState *st, const char *s, size_t len)
+{
+	bool		neg = len > 0 && s[0] == '-';
+	size_t		i = len > 0 && (s[0] == '-' || s[0] == '+');
+
+	return int_from_digits(st, neg, s + i, len - i, 10);
+}
+
+/*
+ * Integer(string.gsub(/[,_]/, '')) for a string INTEGER matched: NULL when
+ * Integer() raises ("0b_").
+ */
+static RVal *
+parse_int(YState *st, const char *s, size_t len)
+{
+	char	   *clean = yr_alloc(st, len + 1);
+	size_t		n = 0;
+	size_t		i = 0;
+	bool		neg = false;
+	int			base = 10;
+
+	for (size_t k = 0; k < len; k++)
+		if (s[k] != ',' && s[k] != '_')
+			clean[n++] = s[k];
+	if (i < n && (clean[i] == '-' || clean[i] == '+'))
+		neg = clean[i++] == '-';
+	if (n - i >= 2 && clean[i] == '0' && (lower((uint8_t) clean[i + 1]) == 'x' ||
+										  lower((uint8_t) clean[i + 1]) == 'b'))
+	{
+		base = lower((uint8_t) clean[i + 1]) == 'x' ? 16 : 2;
+		i += 2;
+		if (i == n)
+			return NULL;
+	}
+	else if (n - i >= 2 && clean[i] == '0')
+	{
+		base = 8;
+		i++;
+	}
+	return int_from_digits(st, neg, clean + i, n - i, base);
+}
+
+/* The INTEGER expression of scalar_scanner.rb. */
+static bool
+match_integer(const char *s, size_t len)
+{
+	size_t		i = 0;
+
+	if (i < len && (s[i] == '-' || s[i] == '+'))
+		i++;
+	if (i >= len)
+		return false;
+	if (len - i > 2 && s[i] == '0' && (s[i + 1] == 'b' || s[i + 1] == 'x'))
+	{
+		bool		hex = s[i + 1] == 'x';
+
+		for (i += 2; i < len; i++)
+			if (!(s[i] == '_' || s[i] == ',' || s[i] == '0' || s[i] == '1' ||
+				  (hex && (IS_DIGIT(s[i]) || (lower((uint8_t) s[i]) >= 'a' &&
+											  lower((uint8_t) s[i]) <= 'f')))))
+				return false;
+		return true;
+	}
+	if (s[i] == '0')
+	{
+		if (i + 1 == len)
+			return true;
+		for (i++; i < len; i++)
+			if (!((s[i] >= '0' && s[i] <= '7') || s[i] == '_' || s[i] == ','))
+				return false;
+		return true;
+	}
+	if (s[i] < '1' || s[i] > '9')
+		return false;
+	for (i++; i < len; i++)
+	{
+		if (IS_DIGIT(s[i]))
+			continue;
+		if ((s[i] == ',' || s[i] == '_') && i + 1 < len && IS_DIGIT(s[i + 1]))
+		{
+			i++;
+			continue;
+		}
+		return false;
+	}
+	return true;
+}
+
+/* --- floats ---------------------------------------------------------------- */
+
+/*
+ * Ruby's Float(string) for what the FLOAT rule leaves after its gsub:
+ * [sign] digits? [. digits] [e sign digits]; false where Float() raises.
+ */
+bool
+yr_ruby_float(const char *s, size_t len, double *out)
+{
+	char		buf[512];
+	size_t		i = 0;
+	size_t		nd = 0;
+	char	   *end;
+
+	if (len >= sizeof(buf))
+		return false;
+	if (i < len && (s[i] == '-' || s[i] == '+'))
+		i++;
+	while (i < len && IS_DIGIT(s[i]))
+		i++, nd++;
+	if (i < len && s[i] == '.')
+	{
+		size_t		f = 0;
+
+		for (i++; i < len && IS_DIGIT(s[i]); i++)
+			f++;
+		if (f == 0)
+			return false;
+		nd += f;
+	}
+	if (nd == 0)
+		return false;
+	if (i < len && (s[i] == 'e' || s[i] == 'E'))
+	{
+		size_t		e = 0;
+
+		i++;
+		if (i < len && (s[i] == '-' || s[i] == '+'))
+			i++;
+		for (; i < len && IS_DIGIT(s[i]); i++)
+			e++;
+		if (e == 0)
+			return false;
+	}
+	if (i != len)
+		return false;
+	memcpy(buf, s, len);
+	buf[len] = '\0';
+	*out = strtod(buf, &end);
+	return true;
+}
+
+RVal *
+yr_float(YState *st, double d)
+{
+	RVal	   *v;
+
+	if (isnan(d))
+		return st->nan;
+	if (isinf(d))
+		return d > 0 ? st->inf : st->ninf;
+	v = yr_new(st, RV_FLOAT);
+	v->dval = d;
+	return v;
+}
+
+static bool
+match_float(const char *s, size_t len)
+{
+	size_t		i = 0;
+
+	if (i < len && (s[i] == '-' || s[i] == '+'))
+		i++;
+	if (i < len && IS_DIGIT(s[i]))
+		for (i++; i < len && (IS_DIGIT(s[i]) || s[i] == '_' || s[i] == ','); i++)
+			;
+	if (i >= len || s[i] != '.')
+		return false;
+	for (i++; i < len && IS_DIGIT(s[i]); i++)
+		;
+	if (i < len && (s[i] == 'e' || s[i] == 'E'))
+	{
+		i++;
+		if (i >= len || (s[i] != '-' && s[i] != '+'))
+			return false;
+		i++;
+		if (i >= len || !IS_DIGIT(s[i]))
+			return false;
+		while (i < len && IS_DIGIT(s[i]))
+			i++;
+	}
+	return i == len;
+}
+
+/* Float(string.gsub(/[,_]|\.([Ee]|$)/, '\1')) */
+static RVal *
+parse_float(YState *st, const YNode *n, const char *s, size_t len)
+{
+	char	   *clean = yr_alloc(st, len + 1);
+	size_t		k = 0;
+	double		d;
+
+	for (size_t i = 0; i < len; i++)
+	{
+		if (s[i] == ',' || s[i] == '_')
+			continue;
+		if (s[i] == '.' && (i + 1 == len || s[i + 1] == 'e' || s[i + 1] == 'E'))
+			continue;
+		clean[k++] = s[i];
+	}
+	if (!yr_ruby_float(clean, k, &d))
+		yr_fail_at(st, n, MARSHAL_ERR_UNREPRESENTABLE,
+					 "invalid value for Float(): \"%.*s\"", (int) (k > 60 ? 60 : k), clean);
+	return yr_float(st, d);
+}
+
+/* String#to_i of one sexagesimal part: sign, digits, single underscores */
+static int64_t
+ruby_to_i(const char *s, size_t len)
+{
+	size_t		i = 0;
+	bool		neg = false;
+	int64_t		x = 0;
+
+	if (i < len && (s[i] == '-' || s[i] == '+'))
+		neg = s[i++] == '-';
+	for (; i < len; i++)
+	{
+		if (IS_DIGIT(s[i]))
+		{
+			if (x < INT64_MAX / 100)
+				x = x * 10 + (s[i] - '0');
+		}
+		else if (s[i] == '_' && i > 0 && IS_DIGIT(s[i - 1]) && i + 1 < len && IS_DIGIT(s[i + 1]))
+			continue;
+		else
+			break;
+	}
+	return neg ? -x : x;
+}
+
+/* String#to_f of the last part: digits and one '.', underscores between */
+static double
+ruby_to_f(const char *s, size_t len)
+{
+	char		buf[128];
+	size_t		k = 0;
+
+	for (size_t i = 0; i < len && k < sizeof(buf) - 1; i++)
+	{
+		if (s[i] == '_' && i > 0 && IS_DIGIT(s[i - 1]) && i + 1 < len && IS_DIGIT(s[i + 1]))
+			continue;
+		if (!(IS_DIGIT(s[i]) || s[i] == '.' || (i == 0 && (s[i] == '-' || s[i] == '+'))))
+			break;
+		if (s[i] == '.' && (i + 1 >= len || !IS_DIGIT(s[i + 1])))
+			break;
+		buf[k++] = s[i];
+	}
+	buf[k] = '\0';
+	return strtod(buf, NULL);
+}
+
+/*
+ * ^[-+]?[0-9][0-9_]*(:[0-5]?[0-9]){1,2}$ and the same with \.[0-9_]* after:
+ * 1 integer, 2 float, 0 neither.
+ */
+static int
+match_sexagesimal(const char *s, size_t len)
+{
+	size_t		i = 0;
+	int			parts = 0;
+
+	if (i < len && (s[i] == '-' || s[i] == '+'))
+		i++;
+	if (i >= len || !IS_DIGIT(s[i]))
+		return 0;
+	while (i < len && (IS_DIGIT(s[i]) || s[i] == '_'))
+		i++;
+	while (i < len && s[i] == ':')
+	{
+		size_t		d = 0;
+
+		for (i++; i < len && IS_DIGIT(s[i]); i++)
+			d++;
+		if (d == 0 || d > 2 || (d == 2 && s[i - 2] > '5'))
+			return 0;
+		parts++;
+	}
+	if (parts < 1 || parts > 2)
+		return 0;
+	if (i == len)
+		return 1;
+	if (s[i] != '.')
+		return 0;
+	for (i++; i < len && (IS_DIGIT(s[i]) || s[i] == '_'); i++)
+		;
+	return i == len ? 2 : 0;
+}
+
+static RVal *
+sexagesimal(YState *st, const char *s, size_t len, bool isfloat)
+{
+	size_t		start[3];
+	size_t		end[3];
+	int			np = 0;
+	int64_t		i = 0;
+	double		f = 0;
+	RVal	   *v;
+
+	start[0] = 0;
+	for (size_t k = 0; k < len; k++)
+		if (s[k] == ':')
+		{
+			end[np++] = k;
+			start[np] = k + 1;
+		}
+	end[np++] = len;
+	/* n.to_i * 60 ** (e - 2).abs, the last part to_f for floats */
+	for (int e = 0; e < np; e++)
+	{
+		int64_t		mul = e == 0 ? 3600 : e == 1 ? 60 : 1;
+
+		if (isfloat)
+			f += ruby_to_f(s + start[e], end[e] - start[e]) * (double) mul;
+		else
+			i += ruby_to_i(s + start[e], end[e] - start[e]) * mul;
+	}
+	if (isfloat)
+		return yr_float(st, f);
+	v = yr_new(st, RV_INT);
+	v->ival = i;
+	return v;
+}
+
+/* --- times and dates -------------------------------------------------------- */
+
+static int
+days_in_month(int64_t y, int m, bool julian)
+{
+	static const int dm[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+	bool		leap = julian ? y % 4 == 0 :
+		(y % 4 == 0 && (y % 100 != 0 || y % 400 == 0));
+
+	return m == 2 && leap ? 29 : dm[m - 1];
+}
+
+/* Julian Day of a civil date in Date::ITALY's calendar; -1 if none */
+static int64_t
+italy_jd(int64_t y, int m, int d)
+{
+	int64_t		jd;
+
+	if (m < 1 || m > 12 || d < 1)
+		return -1;
+	if (y > 1582 || (y == 1582 && (m > 10 || (m == 10 && d >= 15))))
+	{
+		if (d > days_in_month(y, m, false))
+			return -1;
+		return marshal_days_from_civil(y, m, d) + 2440588;
+	}
+	if (y == 1582 && m == 10 && d > 4)
+		return -1;
+	if (d > days_in_month(y, m, true))
+		return -1;
+	/* Julian calendar */
+	{
+		int64_t		a = (14 - m) / 12;
+		int64_t		yy = y + 4800 - a;
+		int64_t		mm = m + 12 * a - 3;
+
+		jd = d + (153 * mm + 2) / 5 + 365 * yy + (yy >= 0 ? yy / 4 : (yy - 3) / 4) - 32083;
+	}
+	return jd;
+}
+
+static int
+read_num(const char *s, size_t len, size_t *i, int64_t *out, int maxdigits)
+{
+	int			n = 0;
+
+	*out = 0;
+	while (*i < len && IS_DIGIT(s[*i]) && (maxdigits == 0 || n < maxdigits))
+	{
+		if (*out < INT64_MAX / 100)
+			*out = *out * 10 + (s[*i] - '0');
+		(*i)++;
+		n++;
+	}
+	return n;
+}
+
+static bool
+is_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r';
+}
+
+/* The TIME expression of scalar_scanner.rb. */
+static bool
+match_time(const char *s, size_t len)
+{
+	size_t		i = 0;
+	int64_t		v;
+
+	if (i < len && s[i] == '-')
+		i++;
+	if (read_num(s, len, &i, &v, 0) != 4 || i >= len || s[i++] != '-')
+		return false;
+	if ((unsigned) (read_num(s, len, &i, &v, 0) - 1) > 1u || i >= len || s[i++] != '-')
+		return false;
+	if ((unsigned) (read_num(s, len, &i, &v, 0) - 1) > 1u || i >= len)
+		return false;
+	if (s[i] == 'T' || s[i] == 't')
+		i++;
+	else if (is_space(s[i]))
+		while (i < len && is_space(s[i]))
+			i++;
+	else
+		return false;
+	if ((unsigned) (read_num(s, len, &i, &v, 0) - 1) > 1u || i >= len || s[i++] != ':')
+		return false;
+	if (read_num(s, len, &i, &v, 0) != 2 || i >= len || s[i++] != ':')
+		return false;
+	if (read_num(s, len, &i, &v, 0) != 2)
+		return false;
+	if (i < len && s[i] == '.')
+		for (i++; i < len && IS_DIGIT(s[i]); i++)
+			;
+	while (i < len && is_space(s[i]))
+		i++;
+	if (i < len && s[i] == 'Z')
+		i++;
+	else if (i < len && (s[i] == '-' || s[i] == '+'))
+	{
+		i++;
+		if (read_num(s, len, &i, &v, 2) < 1)
+			return false;
+		if (i < len && s[i] == ':')
+			i++;
+		if (i < len && IS_DIGIT(s[i]))
+		{
+			if (read_num(s, len, &i, &v, 2) != 2)
+				return false;
+		}
+	}
+	/* the regex backtracks over the spaces when nothing follows them */
+	return i == len;
+}
+
+static int64_t
+gcd64(int64_t a, int64_t b)
+{
+	while (b)
+	{
+		int64_t		t = a % b;
+
+		a = b;
+		b = t;
+	}
+	return a < 0 ? -a : a;
+}
+
+/*
+ * ScalarScanner#parse_time; NULL where Ruby raises ArgumentError (the
+ * scalar stays a String).
+ */
+RVal *
+yr_parse_time(YState *st, const YNode *n, const char *s, size_t len)
+{
+	size_t		i = 0;
+	bool		yneg = false;
+	int64_t		yy,
+				mo,
+				dd,
+				hh,
+				mi,
+				ss;
+	int64_t		nsec = 0;
+	int64_t		subnum = 0;
+	int64_t		subden = 1;
+	bool		has_tz = false;
+	bool		zulu = false;
+	int64_t		offset = 0;
+	int64_t		days;
+	int64_t		epoch;
+	RVal	   *v;
+	RTime	   *t;
+
+	/* date, time = *(string.split(/[ tT]/, 2)) */
+	{
+		size_t		k;
+
+		for (k = 0; k < len && s[k] != ' ' && s[k] != 't' && s[k] != 'T'; k++)
+			;
+		if (k == len)
+			yr_fail_at(st, n, MARSHAL_ERR_UNREPRESENTABLE,
+						 "undefined method `match' for nil (parse_time)");
+	}
+	if (s[i] == '-')
+		yneg = true, i++;
+	read_num(s, len, &i, &yy, 0);
+	if (yneg)
+		yy = -yy;
+	i++;
+	read_num(s, len, &i, &mo, 0);
+	i++;
+	read_num(s, len, &i, &dd, 0);
+	while (i < len && (s[i] == 'T' || s[i] == 't' || is_space(s[i])))
+		i++;
+	read_num(s, len, &i, &hh, 0);
+	i++;
+	read_num(s, len, &i, &mi, 0);
+	i++;
+	read_num(s, len, &i, &ss, 0);
+	if (i < len && s[i] == '.')
+	{
+		int			nd = 0;
+
+		/* Rational("0.#{digits}"): "0." alone raises ArgumentError */
+		/* md[2] may be "": Rational("0.") is 0 */
+		i++;
+		for (; i < len && IS_DIGIT(s[i]); i++, nd++)
+		{
+			if (nd < 9)
+				nsec = nsec * 10 + (s[i] - '0');
+			else if (nd < 27)
+			{
+				if (subden > INT64_MAX / 10)
+					yr_fail_at(st, n, MARSHAL_ERR_UNREPRESENTABLE,
+								 "time fraction with too many digits");
+				subnum = subnum * 10 + (s[i] - '0');
+				subden *= 10;
+			}
+			else if (s[i] != '0')
+				yr_fail_at(st, n, MARSHAL_ERR_UNREPRESENTABLE,
+							 "time fraction with too many digits");
+		}
+		for (; nd < 9; nd++)
+			nsec *= 10;
+	}
+	while (i < len && is_space(s[i]))
+		i++;
+	if (i < len && s[i] == 'Z')
+		zulu = true;
+	else if (i < len)
+	{
+		/* /^([+\-]?\d{1,2})\:?(\d{1,2})?$/ on [-+]\d+(:\d\d)? */
+		bool		neg = s[i] == '-';
+		int64_t		h,
+					m = 0;
+		size_t		j = i + 1;
+
+		read_num(s, len, &j, &h, 2);
+		if (j < len && s[j] == ':')
+			j++;
+		if (j < len)
+			read_num(s, len, &j, &m, 2);
+		if (neg)
+			h = -h;
+		offset = h * 3600;
+		offset += offset < 0 ? -m * 60 : m * 60;
+		has_tz = true;
+	}
+	if (subnum)
+	{
+		int64_t		g = gcd64(subnum, subden);
+
+		subnum /= g;
+		subden /= g;
+	}
+	else
+		subden = 1;
+	/* Time.utc's and Time.new's ranges; days past a month's end roll on */
+	if (mo < 1 || mo > 12 || dd < 1 || dd > 31 || hh > 24 || mi > 59 || ss > 60 ||
+		(hh == 24 && (mi || ss || nsec || subnum)))
+		return NULL;
+	if (has_tz && (offset <= -86400 || offset >= 86400))
+		return NULL;
+	days = marshal_days_from_civil(yy, (int) mo, 1);
+	epoch = (days + dd - 1) * 86400 + hh * 3600 + mi * 60 + ss - offset;
+	v = yr_new(st, RV_TIME);
+	t = v->time = yr_alloc(st, sizeof(RTime));
+	memset(t, 0, sizeof(RTime));
+	t->epoch = epoch;
+	t->nsec = nsec;
+	t->subnum = subnum;
+	t->subden = subden;
+	if (zulu)
+		t->utc = true;
+	else if (has_tz)
+		t->offset = (int32_t) offset;
+	else
+		t->zone = yr_string(st, "UTC", 3, MENC_USASCII);
+	return v;
+}
+
+/* Time#to_datetime: U :DateTime [nth, jd, df, sf, of, sg] */
+RVal *
+yr_datetime(YState *st, RVal *time)
+{
+	RTime	   *t = time->time;
+	int64_t		local = t->epoch;
+	int64_t		days = (local >= 0 ? local / 86400 : -((-local + 86399) / 86400));
+	int64_t		vals[5];
+	RVal	   *arr = yr_new(st, RV_ARRAY);
+	RVal	   *v = yr_new(st, RV_USRMARSHAL);
+
+	vals[0] = 0;
+	vals[1] = days + 2440588;
+	vals[2] = local - days * 86400;
+	vals[3] = t->nsec;
+	vals[4] = t->utc ? 0 : t->offset;
+	for (int k = 0; k < 5; k++)
+	{
+		RVal	   *e = yr_new(st, RV_INT);
+
+		e->ival = vals[k];
+		yr_push(st, &arr->items, e);
+	}
+	if (t->subnum)
+		yr_fail(st, MARSHAL_ERR_UNREPRESENTABLE, 0, 0, 0,
+				  "DateTime with a fraction below the nanosecond");
+	yr_push(st, &arr->items, yr_float(st, 2299161.0));
+	v->cls = "DateTime";
+	v->data = arr;
+	return v;
+}
+
+/* ^\d{4}-(?:1[012]|0\d|\d)-(?:[12]\d|3[01]|0\d|\d)$ */
+static bool
+match_date(const char *s, size_t len, int64_t *y, int64_t *m, int64_t *d)
+{
+	size_t		i = 0;
+	int			n;
+
+	if (read_num(s, len, &i, y, 0) != 4 || i >= len || s[i++] != '-')
+		return false;
+	n = read_num(s, len, &i, m, 0);
+	if (n < 1 || n > 2 || (n == 2 && s[i - 2] != '0' && *m > 12) || i >= len || s[i++] != '-')
+		return false;
+	n = read_num(s, len, &i, d, 0);
+	if (n < 1 || n > 2 || (n == 2 && *d > 31 && s[i - 2] != '0') || i != len)
+		return false;
+	return true;
+}
+
+/* ^\+?\.inf$, ^-\.inf$, ^\.nan$ with /i */
+static int
+match_special(const char *s, size_t len)
+{
+	size_t		i = 0;
+	int			sign = 1;
+
+	if (i < len && s[i] == '+')
+		i++;
+	else if (i < len && s[i] == '-')
+		sign = -1, i++;
+	if (len - i != 4 || s[i] != '.')
+		return 0;
+	if (lower((uint8_t) s[i + 1]) == 'i' && lower((uint8_t) s[i + 2]) == 'n' &&
+		lower((uint8_t) s[i + 3]) == 'f')
+		return sign;
+	if (i == 0 && lower((uint8_t) s[1]) == 'n' && lower((uint8_t) s[2]) == 'a' &&
+		lower((uint8_t) s[3]) == 'n')
+		return 2;
+	return 0;
+}
+
+/* ScalarScanner#tokenize: a scalar without tag and quotes. */
+RVal *
+yr_tokenize(YState *st, const YNode *n, const char *s, size_t len)
+{
+	RVal	   *v;
+	int64_t		y,
+				m,
+				d;
+	int			k;
+
+	if (len == 0)
+		return st->nil;
+	/* the common case first: text that starts like a word */
+	{
+		bool		word = memchr(s, '\n', len) != NULL;
+
+		for (size_t p = 0; !word && p < len; p++)
+			if (p == 0 || s[p - 1] == '\n')
+				word = word_at(s, len, p);
+		if (word)
+		{
+			v = word_value(st, s, len);
+			return v ? v : yr_string(st, s, len, MENC_UTF8);
+		}
+	}
+	if (match_time(s, len))
+	{
+		yr_permit(st, n, "Time");
+		v = yr_parse_time(st, n, s, len);
+		return v ? v : yr_string(st, s, len, MENC_UTF8);
+	}
+	if (match_date(s, len, &y, &m, &d))
+	{
+		int64_t		jd;
+
+		yr_permit(st, n, "Date");
+		jd = italy_jd(y, (int) m, (int) d);
+		if (jd < 0)
+			return yr_string(st, s, len, MENC_UTF8);
+		v = yr_new(st, RV_USRMARSHAL);
+		v->cls = "Date";
+		v->data = yr_new(st, RV_ARRAY);
+		for (int e = 0; e < 5; e++)
+		{
+			RVal	   *x = yr_new(st, RV_INT);
+
+			x->ival = e == 1 ? jd : 0;
+			yr_push(st, &v->data->items, x);
+		}
+		yr_push(st, &v->data->items, yr_float(st, 2299161.0));
+		return v;
+	}
+	k = match_special(s, len);
+	if (k)
+		return k == 2 ? st->nan : k > 0 ? st->inf : st->ninf;
+	if (len >= 2 && s[0] == ':')
+	{
+		const char *name = s + 1;
+		size_t		nl = len - 1;
+
+		/* /^:(["'])(.*)\1/: the last matching quote */
+		if (s[1] == '"' || s[1] == '\'')
+		{
+			for (size_t e = len; e-- > 2;)
+				if (s[e] == s[1])
+				{
+					name = s + 2;
+					nl = e - 2;
+					break;
+				}
+		}
+		/* $2.sub(/^:/, ''), or string.sub(/^:/, '') (the ':' already gone) */
+		if (name != s + 1 && nl > 0 && name[0] == ':')
+			name++, nl--;
+		return yr_symbol(st, n, name, nl);
+	}
+	k = match_sexagesimal(s, len);
+	if (k)
+		return sexagesimal(st, s, len, k == 2);
+	if (match_float(s, len))
+	{
+		if (len <= 2 && s[len - 1] == '.' && (len == 1 || s[0] == '-' || s[0] == '+'))
+			return yr_string(st, s, len, MENC_UTF8);
+		return parse_float(st, n, s, len);
+	}
+	if (match_integer(s, len))
+	{
+		v = parse_int(st, s, len);
+		if (v == NULL)
+			yr_fail_at(st, n, MARSHAL_ERR_UNREPRESENTABLE,
+						 "invalid value for Integer(): \"%.*s\"", (int) (len > 60 ? 60 : len), s);
+		return v;
+	}
+	return yr_string(st, s, len, MENC_UTF8);
+}
+
+/* Rational(num, den) of two Integers, reduced, the sign on num */
+RVal *
+yr_rational(YState *st, const YNode *n, RVal *num, RVal *den)
+{
+	RVal	   *v = yr_new(st, RV_USRMARSHAL);
+	RVal	   *arr = yr_new(st, RV_ARRAY);
+
+	if (num->kind != RV_INT || den->kind != RV_INT)
+		yr_fail_at(st, n, MARSHAL_ERR_UNREPRESENTABLE,
+					 "a Rational of other than two small Integers");
+	if (den->ival == 0)
+		yr_fail_at(st, n, MARSHAL_ERR_UNREPRESENTABLE, "divided by 0");
+	{
+		int64_t		g = gcd64(num->ival, den->ival);
+		RVal	   *a = yr_new(st, RV_INT);
+		RVal	   *b = yr_new(st, RV_INT);
+
+		if (g == 0)
+			g = 1;
+		a->ival = num->ival / g;
+		b->ival = den->ival / g;
+		if (b->ival < 0)
+			a->ival = -a->ival, b->ival = -b->ival;
+		yr_push(st, &arr->items, a);
+		yr_push(st, &arr->items, b);
+	}
+	v->cls = "Rational";
+	v->data = arr;
+	return v;
+}
+
+/*
+ * BigDecimal._load(text)._dump: "<prec>:<to_s>".  _load reads the value
+ * at max(the precision asked, the digits' own) units of nine digits, then
+ * caps it at one unit over the one asked (bigdecimal.c BigDecimal_load,
+ * VpAlloc); to_s is "0.<digits>e<exponent>".
+ */
+RVal *
+yr_bigdecimal(YState *st, const YNode *n, const char *s, size_t len)
+{
+	const char *colon = memchr(s, ':', len);
+	uint64_t	m = 0;
+	size_t		i;
+	size_t		ni = 0,
+				nf = 0;
+	bool		neg = false;
+	int64_t		exp10 = 0;
+	char	   *digits;
+	size_t		nd = 0;
+	size_t		lead;
+	uint64_t	units;
+	uint64_t	prec;
+	char	   *out;
+	size_t		olen;
+	RVal	   *v;
+	const char *val;
+	size_t		vlen;
+
+	if (colon == NULL)
+		yr_fail_at(st, n, MARSHAL_ERR_UNREPRESENTABLE,
+				   "load failed: invalid character in the marshaled string");
+	for (i = 0; s + i < colon; i++)
+	{
+		if (!IS_DIGIT(s[i]))
+			yr_fail_at(st, n, MARSHAL_ERR_UNREPRESENTABLE,
+					   "load failed: invalid character in the marshaled string");
+		if (m < UINT64_C(1) << 40)
+			m = m * 10 + (uint64_t) (s[i] - '0');
+	}
+	if (m > UINT64_C(1) << 32)
+		yr_fail_at(st, n, MARSHAL_ERR_UNREPRESENTABLE, "BigDecimal precision too large");
+	val = colon + 1;
+	vlen = len - (size_t) (colon + 1 - s);
+	if (m > 9)
+		m -= 9;
+	out = yr_alloc(st, vlen + 64);
+	v = yr_new(st, RV_USERDEF);
+	v->cls = "BigDecimal";
+	v->str = out;
+	if ((vlen == 3 && memcmp(val, "NaN", 3) == 0) ||
+		(vlen == 8 && memcmp(val, "Infinity", 8) == 0) ||
+		(vlen == 9 && memcmp(val, "+Infinity", 9) == 0) ||
+		(vlen == 9 && memcmp(val, "-Infinity", 9) == 0))
+	{
+		v->len = (size_t) snprintf(out, vlen + 64, "9:%.*s", (int) (vlen - (val[0] == '+')),
+								   val + (val[0] == '+'));
+		return v;
+	}
+	digits = yr_alloc(st, vlen + 1);
+	i = 0;
+	if (i < vlen && (val[i] == '-' || val[i] == '+'))
+		neg = val[i++] == '-';
+	for (; i < vlen && IS_DIGIT(val[i]); i++, ni++)
+		digits[nd++] = val[i];
+	if (i < vlen && val[i] == '.')
+		for (i++; i < vlen && IS_DIGIT(val[i]); i++, nf++)
+			digits[nd++] = val[i];
+	if (i < vlen && (val[i] == 'e' || val[i] == 'E'))
+	{
+		bool		eneg = false;
+		int			ed = 0;
+
+		i++;
+		if (i < vlen && (val[i] == '-' || val[i] == '+'))
+			eneg = val[i++] == '-';
+		for (; i < vlen && IS_DIGIT(val[i]); i++, ed++)
+			if (exp10 < 100000000)
+				exp10 = exp10 * 10 + (val[i] - '0');
+		if (ed == 0)
+			i = vlen + 1;
+		if (eneg)
+			exp10 = -exp10;
+	}
+	if (i != vlen || nd == 0)
+		yr_fail_at(st, n, MARSHAL_ERR_UNREPRESENTABLE,
+				   "a BigDecimal other than <precision>:<digits>[e<exponent>]");
+	units = (m + 8) / 9;
+	if (units == 0)
+		units = 1;
+	prec = (ni + nf + 8) / 9 + 1;
+	if (prec < units)
+		prec = units;
+	if (m / 9 && prec > m / 9)
+		prec = m / 9 + 1;
+	/* significant digits: the exponent counts from the first of them */
+	for (lead = 0; lead < nd && digits[lead] == '0'; lead++)
+		;
+	while (nd > lead && digits[nd - 1] == '0')
+		nd--;
+	if (lead == nd)
+		olen = (size_t) snprintf(out, vlen + 64, "%llu:%s0.0",
+								 (unsigned long long) (prec * 9), neg ? "-" : "");
+	else
+	{
+		exp10 += (int64_t) ni - (int64_t) lead;
+		olen = (size_t) snprintf(out, vlen + 64, "%llu:%s0.",
+								 (unsigned long long) (prec * 9), neg ? "-" : "");
+		memcpy(out + olen, digits + lead, nd - lead);
+		olen += nd - lead;
+		olen += (size_t) snprintf(out + olen, 32, "e%lld", (long long) exp10);
+	}
+	v->len = olen;
+	return v;
+}

@@ -1,0 +1,432 @@
+# frozen_string_literal: true
+
+# The YAML reader's oracle data: what MRI (Ruby 3.1, Psych 4, ActiveSupport
+# and ActiveRecord 6.1) makes of many YAML texts.
+#
+#   ruby test/yaml/generate.rb OUTDIR     writes OUTDIR/cases.tsv
+#
+# The texts: to_yaml of seeded random values of every type Psych reads back
+# (nested, with shared references and cycles), what ActiveRecord 6.1's
+# YAMLColumn writes for records of several shapes, scalars that probe every
+# rule of ScalarScanner#tokenize, YAML in styles Psych reads but does not
+# write (flow style, explicit tags, anchors on scalars, merge keys, comments,
+# "..."), texts Psych refuses, and safe-mode cases.
+#
+# Expected values are computed in a separate oracle process that only loads
+# the libraries and defines the user classes, forking once per text, so each
+# text is loaded and dumped as in a fresh process (MRI orders instance
+# variables by their class's history in the process).
+#
+# cases.tsv: name, yaml, expected, mode, json -- COPY text format (\n, \t, \\
+# escaped).  expected is Marshal.dump(YAML.unsafe_load(yaml)) in hex (or of
+# YAML.safe_load(yaml, permitted_classes:, aliases:) when mode is
+# "safe:Class,...[;noalias]"), or "!" and the failure: syntax (Psych cannot
+# parse it), refused (safe mode refuses it), unrepresentable (loading or
+# dumping raises).  json is JSON.parse(ActiveSupport::JSON.encode(value))
+# as JSON text, or "-" where ActiveSupport raises.
+require "yaml"
+require "json"
+require "set"
+require "date"
+require "bigdecimal"
+require "rbconfig"
+require_relative "../seeded_random"
+
+ENV["TZ"] = "UTC"
+
+USER_CLASSES = <<~RUBY
+  class Money; def initialize(c, cur); @cents = c; @currency = cur; end; end
+  class Widget; attr_accessor :name, :parts, :owner; end
+  class Point < Struct.new(:x, :y); end
+  Pair = Struct.new(:left, :right)
+  class Tagged < String; end
+  class MyList < Array; end
+  class MyHash < Hash; end
+  class AppError < StandardError; end
+  module Greeting; end
+RUBY
+
+def escape(s)
+  s.gsub("\\") { "\\\\" }.gsub("\n", "\\n").gsub("\t", "\\t").gsub("\r", "\\r")
+end
+
+if ARGV[0] == "--oracle"
+  # --- the oracle: a fresh process, forked per text -------------------------
+  require "active_support/all"
+  eval(USER_CLASSES) # rubocop:disable Security/Eval
+  Time.zone = "UTC"
+  texts = Marshal.load(File.binread(ARGV[1]))
+  out = File.open(ARGV[2], "w")
+  texts.each do |name, yaml, mode|
+    r, w = IO.pipe
+    pid = fork do
+      r.close
+      res =
+        begin
+          v =
+            if mode == "-"
+              YAML.unsafe_load(yaml)
+            else
+              classes, noalias = mode.sub("safe:", "").split(";")
+              YAML.safe_load(yaml, permitted_classes: classes.to_s.split(",").map { |c| Object.const_get(c) },
+                                   aliases: noalias != "noalias")
+            end
+          hex = Marshal.dump(v).unpack1("H*")
+          json =
+            begin
+              JSON.generate(JSON.parse(ActiveSupport::JSON.encode(v), quirks_mode: true))
+            rescue StandardError, SystemStackError
+              "-"
+            end
+          [hex, json]
+        rescue Psych::SyntaxError
+          ["!syntax", "-"]
+        rescue Psych::DisallowedClass
+          ["!refused", "-"]
+        rescue Psych::BadAlias
+          [mode.include?("noalias") ? "!refused" : "!syntax", "-"]
+        rescue SystemStackError
+          ["!depth", "-"]
+        rescue StandardError
+          ["!unrepresentable", "-"]
+        end
+      w.write(Marshal.dump(res))
+      w.close
+      exit!(0)
+    end
+    w.close
+    hex, json = Marshal.load(r.read)
+    r.close
+    Process.wait(pid)
+    out.puts [name, escape(yaml), hex, mode, escape(json)].join("\t")
+  end
+  out.close
+  exit 0
+end
+
+# --- the texts (this process may load and dump freely) ---------------------
+require "active_support/all"
+require "active_record"
+eval(USER_CLASSES) # rubocop:disable Security/Eval
+Time.zone = "Eastern Time (US & Canada)"
+
+R = SeededRandom.new(1717)
+CASES = []
+
+def add(name, yaml, mode = "-")
+  CASES << [name, yaml, mode]
+end
+
+WORDS = %w[alpha beta gamma delta yes no on off true false null ~ Null NULL y n
+           1 0 -1 1_000 0x1F 0b101 017 08 1.5 -2.5e+3 .5 1. .inf -.inf .nan
+           1:30 1:30:15 2024-03-05 2024-03-05T10:20:30Z :sym :"q q" héllo 日本
+           a\ b with\ space] + ["", " ", "line1\nline2", "tab\there", "#hash", "a: b",
+                                "- dash", "[x]", "{y}", "'q'", "\"dq\"", "|", ">", "&a", "*a", "!tag", "%p",
+                                "@at", "`bt", "trailing ", " leading", "3e2", "1,000", "0o17", "+1", "-0",
+                                "12:30:45.5", "é" * 3, "\u00e9\n\u00e9", "x" * 80]
+
+def rstring
+  case R.rand(4)
+  when 0 then R.pick(WORDS).dup
+  when 1 then (0...R.rand(12)).map { R.pick(("a".."z").to_a + ["_", " ", "-", ".", "1"]) }.join
+  when 2 then R.pick(WORDS) + R.pick(WORDS)
+  else R.rand(10**R.rand(20)).to_s
+  end
+end
+
+def rscalar(depth)
+  case R.rand(24)
+  when 0 then nil
+  when 1 then R.chance(0.5)
+  when 2 then R.rand(2**R.rand(70)) * (R.chance(0.3) ? -1 : 1)
+  when 3 then R.pick([0.0, -0.0, 1.5, 0.1, 1e100, 1e-7, 2.5e-300, 1e300, 123456.789, Float::NAN,
+                      Float::INFINITY, -Float::INFINITY, 3.0, -1.25, R.rand * 1000])
+  when 4, 5, 6 then rstring
+  when 7 then R.pick(%i[a name héllo q\ q admin created_at])
+  when 8 then Time.utc(2000 + R.rand(30), 1 + R.rand(12), 1 + R.rand(28), R.rand(24), R.rand(60),
+                       R.rand(60), R.pick([0, 500000, 123456, R.rand(1_000_000)]))
+  when 9 then Time.new(2024, 1 + R.rand(12), 1 + R.rand(28), R.rand(24), R.rand(60), R.rand(60),
+                       R.pick(["+01:00", "-05:00", "+05:30", "+00:00", "-00:30"]))
+  when 10 then Time.at(1_700_000_000 + R.rand(10**8), R.rand(10**9), :nsec).utc
+  when 11 then Date.new(1500 + R.rand(600), 1 + R.rand(12), 1 + R.rand(28))
+  when 12 then DateTime.new(2024, 1 + R.rand(12), 1 + R.rand(28), R.rand(24), R.rand(60), R.rand(60),
+                            R.pick(["+00:00", "+02:00", "-07:00"]))
+  when 13 then BigDecimal(R.pick(%w[1.5 0 -0.000001234 123456789012345678901234567890.5 1e20 NaN Infinity
+                                    -Infinity 3.14159 100]))
+  when 14 then Rational(R.rand(100) - 50, 1 + R.rand(20))
+  when 15 then Complex(R.rand(10) - 5, R.pick([R.rand(10), 1.5]))
+  when 16 then R.pick([(1..10), (1...10), ("a".."z"), (1..), (..5), (1.5..2.5)])
+  when 17 then R.pick([/ab+c/ix, /é/, /a.b/m, /x/])
+  when 18 then "\xff\x00ab".b
+  when 19 then R.pick([String, Integer, Comparable, Greeting])
+  when 20 then Time.zone.local(2024, 1 + R.rand(12), 1 + R.rand(28), R.rand(24), R.rand(60), R.rand(60))
+  when 21 then R.pick([3.days, 1.month + 2.hours, 45.seconds, 2.years])
+  when 22 then Tagged.new(rstring)
+  else "#{rstring}\n#{rstring}"
+  end
+end
+
+def rvalue(depth, pool)
+  if depth > 0 && !pool.empty? && R.chance(0.12)
+    return R.pick(pool)
+  end
+  v =
+    case depth >= 4 ? 99 : R.rand(14)
+    when 0, 1
+      a = Array.new(R.rand(5)) { rvalue(depth + 1, pool) }
+      a << a if R.chance(0.05)
+      a
+    when 2, 3
+      h = {}
+      R.rand(5).times { h[R.pick([rstring, rstring, R.pick(%i[a b id name]), R.rand(100)])] = rvalue(depth + 1, pool) }
+      h
+    when 4
+      h = ActiveSupport::HashWithIndifferentAccess.new
+      R.rand(4).times { h[rstring] = rvalue(depth + 1, pool) }
+      h
+    when 5
+      Set.new(Array.new(R.rand(4)) { R.rand(100) })
+    when 6
+      m = Money.new(R.rand(10_000), R.pick(%w[USD EUR]))
+      m
+    when 7
+      w = Widget.new
+      w.name = rstring
+      w.parts = Array.new(R.rand(3)) { rvalue(depth + 1, pool) }
+      w.owner = w if R.chance(0.2)
+      w
+    when 8
+      R.chance(0.5) ? Point.new(R.rand(10), rvalue(depth + 1, pool)) : Pair.new(rstring, R.rand(5))
+    when 9
+      e = AppError.new(rstring)
+      e.set_backtrace(["app.rb:1:in `x'", "app.rb:2"]) if R.chance(0.5)
+      e
+    when 10
+      MyList.new(Array.new(R.rand(3)) { rvalue(depth + 1, pool) })
+    when 11
+      h = MyHash.new
+      h[rstring] = rvalue(depth + 1, pool)
+      h
+    else
+      rscalar(depth)
+    end
+  pool << v unless v.nil? || v == true || v == false || v.is_a?(Integer) || v.is_a?(Symbol)
+  v
+end
+
+600.times do |i|
+  add("random #{i}", rvalue(0, []).to_yaml)
+rescue StandardError, SystemStackError
+  next
+end
+
+# Every scalar rule: one plain scalar per line
+SCALARS = %w[~ null Null NULL nULL yes Yes YES no No on On ON off Off true True TRUE false FALSE y n Y N
+             0 -0 +0 00 007 08 09 0o17 0x1F 0X1F 0x_1F 0b1010 0b_1 -0b11 +0x10 1_000 1,000 1__0 1_ _1 12,345,678
+             123456789012345678901234567890 -99999999999999999999 0x123456789abcdef0123 0b1111111111111111111111111111111111111111111111111111111111111111111
+             1.5 -1.5 +1.5 .5 -.5 1. -1. 1.e+5 1.5e+3 1.5E-3 1.5e3 1_000.5 1,0.5 . -. +. .e+5 1e5
+             .inf .Inf .INF -.inf +.inf .nan .NaN .NAN inf nan
+             1:30 -1:30 1:30:15 1:60 1:59 1:5 190:20:30 1:30.5 1:30:15.25 1_0:30 1__0:30
+             2024-03-05 2024-3-5 2024-02-29 2023-02-29 2024-02-30 2024-13-01 2024-00-01 1582-10-04 1582-10-10
+             1582-10-15 0000-01-01 9999-12-31 2024-03-05T10:20:30Z 2024-03-05t10:20:30z
+             :sym :Sym :"quoted" :'single' :"a"b :: :1 :héllo :a: ::a
+             abc héllo 日本語 a1 1a -a -1a +a .a :a:b %a @a `a
+             true1 yes! on_ Off~ ~~ ~a n\\nno] +
+          ["2024-03-05 10:20:30", "2024-03-05 10:20:30.5", "2024-03-05 10:20:30.123456789",
+           "2024-03-05 10:20:30.1234567891 Z", "2024-03-05 10:20:30 +01:00", "2024-03-05 10:20:30 -0500",
+           "2024-03-05 10:20:30 +5", "2024-03-05 10:20:30 -0:30", "2024-03-05 10:20:30 +25:00",
+           "2024-03-05  10:20:30 Z", "2024-02-30 10:20:30 Z", "2024-01-01 24:00:00 Z",
+           "2024-01-01 23:59:60 Z", "2024-01-01 10:00:00. Z", "-2024-01-01 10:00:00 Z",
+           "1800-01-01 00:00:00 Z", "1969-12-31 23:59:59.999999 Z", "2024-03-05 1:02:03 Z",
+           "2024-03-05 10:20:30.5+01:00", "2024-03-05T10:20:30.000000001-07:00"]
+SCALARS.each_with_index do |s, i|
+  add("scalar #{i} #{s[0, 30]}", "- #{s}\n")
+end
+# multi-line plain scalars and the line rules of the word branch
+["a\n\n  b", "o\n\n  no", "n\n\n  yes", "null\n\n  x", "y\n\n  true", "x\n\n  ~"].each_with_index do |s, i|
+  add("multiline #{i}", "--- #{s}\n")
+end
+
+# Styles Psych reads but does not write
+STYLES = [
+  "{a: 1, b: [2, 3], c: {d: e}}",
+  "[1, [2, [3, []]], {}]",
+  "--- !!str 123",
+  "--- !!int '42'",
+  "--- !!float 1",
+  "--- !!float '2.5'",
+  "--- !!float .nan",
+  "--- !!float ~",
+  "--- !!binary aGVsbG8gd29ybGQ=",
+  "--- !binary |\n  aGVs\n  bG8=\n",
+  "--- !!null ''",
+  "--- !!bool yes",
+  "--- ! '12'",
+  "--- ! 12",
+  "- &x 1\n- *x\n- &s str\n- *s\n- *s\n",
+  "- &f 1.5e300\n- *f\n- 1.5e300\n",
+  "- &b 99999999999999999999\n- *b\n- 99999999999999999999\n",
+  "- &t 2024-03-05 10:20:30 Z\n- *t\n",
+  "- &d 2024-03-05\n- *d\n",
+  "- &a [1, 2]\n- *a\n- {k: *a}\n",
+  "a: &h {x: 1}\nb: *h\n",
+  "base: &base\n  a: 1\n  b: 2\nderived:\n  <<: *base\n  b: 3\n  c: 4\n",
+  "a: &a {x: 1, y: 2}\nb: &b {y: 3, z: 4}\nc:\n  <<: [*a, *b]\n  w: 0\n",
+  "a: &a {x: 1}\nc:\n  w: 0\n  <<: *a\n  x: 2\n",
+  "c:\n  <<: {x: 1, y: 2}\n",
+  "c:\n  <<: 5\n",
+  "c:\n  <<: [1, 2]\n",
+  "c:\n  !!str <<: 5\n",
+  "c:\n  '<<': {x: 1}\n",
+  "# a comment\na: 1 # another\n# end\n",
+  "--- 1\n...\n--- 2\n",
+  "--- a\n...\n",
+  "---\n...",
+  "--- |\n  literal\n  text\n",
+  "--- >\n  folded\n  text\n\n  para\n",
+  "--- |-\n  keep\n",
+  "--- |+\n  keep\n\n",
+  "--- 'single ''quoted'''",
+  "--- \"double\\tescaped\\u00e9\\n\"",
+  "--- \"multi\n  line\"",
+  "--- plain\n  continued\n",
+  "? complex key\n: value\n",
+  "? [a, b]\n: value\n",
+  "? {a: 1}\n: v\n",
+  "a: 1\na: 2\n",
+  "1: a\n'1': b\n1.0: c\n:x: d\nx: e\n",
+  "%YAML 1.1\n---\na: 1\n",
+  "%TAG !e! tag:example.com,2000:\n---\n- !e!foo bar\n",
+  "--- !<tag:yaml.org,2002:str> verbatim",
+  "--- !ruby/object:Money\ncents: 500\ncurrency: USD\n",
+  "--- !ruby/object:Money {cents: 1, currency: X}",
+  "- !ruby/object:Money\n  b: 1\n  a: 2\n- !ruby/object:Money\n  a: 3\n  c: 4\n",
+  "--- !ruby/object\nx: 1\n",
+  "--- !ruby/object:Hash\na: 1\n",
+  "--- !ruby/struct:Point\nx: 1\ny: 2\n",
+  "--- !ruby/struct:Pair {left: a, right: b}",
+  "--- !ruby/sym foo",
+  "--- !ruby/symbol bar",
+  "--- !ruby/sym 'with space'",
+  "--- !ruby/regexp /a\\/b/mix",
+  "--- !ruby/regexp /a/n",
+  "--- !ruby/range 1..5",
+  "--- !ruby/range a...z",
+  "--- !ruby/range 1..",
+  "--- !ruby/range 1..a",
+  "--- !ruby/range\nbegin: 1\nend: 3\nexcl: true\n",
+  "--- !ruby/class String",
+  "--- !ruby/module Comparable",
+  "- !ruby/class String\n- !ruby/class String\n",
+  "--- !ruby/encoding UTF-8",
+  "--- !ruby/object:BigDecimal 18:0.15e1",
+  "--- !ruby/object:BigDecimal 27:-0.1234e-5",
+  "--- !ruby/object:BigDecimal 9:NaN",
+  "--- !ruby/object:BigDecimal 9:Infinity",
+  "--- !ruby/object:BigDecimal 0.15e1",
+  "--- !ruby/object:Rational 3/4",
+  "--- !ruby/object:Rational -6/8",
+  "--- !ruby/object:Rational\ndenominator: 4\nnumerator: 2\n",
+  "--- !ruby/object:Complex 1+2i",
+  "--- !ruby/object:Complex 3",
+  "--- !ruby/object:Complex -1.5-2i",
+  "--- !ruby/object:Complex\nreal: 1\nimage: 2\n",
+  "--- !ruby/object:DateTime 2024-03-05 10:20:30.5 +02:00",
+  "--- !ruby/object:Set\nhash:\n  1: true\n  2: true\n",
+  "--- !set\na: \nb: \n",
+  "--- !!set\n? a\n? b\n",
+  "--- !omap\n- a: 1\n- b: 2\n",
+  "--- !!omap\n- a: 1\n- a: 2\n",
+  "--- !!pairs\n- a: 1\n- b: 2\n",
+  "--- !ruby/array:MyList\n- 1\n- 2\n",
+  "--- !ruby/array:MyList\ninternal: [1, 2]\nivars:\n  :@tag: x\n",
+  "--- !ruby/hash:MyHash\na: 1\n",
+  "--- !ruby/hash-with-ivars\nelements:\n  a: 1\nivars:\n  :@meta: m\n",
+  "--- !ruby/hash-with-ivars:MyHash\nelements:\n  a: 1\nivars:\n  :@meta: m\n",
+  "--- !ruby/string:Tagged abc",
+  "--- !ruby/string:Tagged\nstr: abc\n'@note': n\n",
+  "--- !str\nstr: plain\n",
+  "--- !ruby/exception:AppError\nmessage: boom\nbacktrace:\n- a.rb:1\n",
+  "--- !ruby/exception\nmessage: plain\n",
+  "--- !ruby/exception:RuntimeError\nmessage: boom\nextra: 1\n",
+  "--- !ruby/hash:ActiveSupport::HashWithIndifferentAccess\n:sym: 1\nstr: 2\nnested: {a: 1}\nlist:\n- {b: 2}\n",
+  "--- !ruby/hash:ActiveSupport::HashWithIndifferentAccess\nbase: &b {x: 1}\nother: *b\n",
+  "--- !ruby/hash:ActiveSupport::HashWithIndifferentAccess\n<<: {x: 1}\ny: 2\n",
+  "--- !ruby/object:ActiveSupport::TimeWithZone\nutc: 2024-03-05 14:07:09.250000000 Z\nzone: !ruby/object:ActiveSupport::TimeZone\n  name: America/New_York\ntime: 2024-03-05 09:07:09.250000000 Z\n",
+  "--- !ruby/object:ActiveSupport::Duration\nvalue: 259200\nparts:\n  :days: 3\n",
+  "--- !ruby/object:ActiveSupport::Duration\nvalue: 0\nparts:\n  :days: 0\n",
+  "--- !unknown/tag 5",
+  "--- !unknown/tag [1]",
+  "--- !unknown/tag {a: 1}",
+  "&a [*a]",
+  "&a {self: *a}",
+  "- &a x\n- &a y\n- *a\n",
+  "[.nan, .nan, .inf, -.inf, .inf, 1.5, 1.5]",
+  "",
+  "# only a comment\n",
+  "---\n",
+  "--- ''",
+  "\ufeffa: 1",
+  "a: 1\r\nb: 2\r\n",
+  "- 1\n- - 2\n  - 3\n- a: 4\n  b: 5\n"
+].freeze
+STYLES.each_with_index { |y, i| add("style #{i}", y) }
+
+# What Psych refuses
+BAD = ["a: [", "a: {b: 1", "- a\nb: c", "a: 'x", "\"x", "{a: 1}}", "*unknown", "[*nope]", "a: b: c",
+       "- &a 1\n- *b\n", "\t- tab", "key: - x", "!<> x", "--- !ruby/object:BigDecimal bad",
+       "--- !ruby/range nodots", "--- !ruby/regexp noslash", "- 0b_\n", "- 0x_\n", "- .e+5\n",
+       "--- !!float ~", "--- !ruby/struct\na: 1\n", "2024-03-05\t10:20:30"].freeze
+BAD.each_with_index { |y, i| add("bad #{i}", y) }
+
+# ActiveRecord 6.1 serialize columns (YAMLColumn#dump)
+coder = ActiveRecord::Coders::YAMLColumn.new(:prefs, Object)
+hcoder = ActiveRecord::Coders::YAMLColumn.new(:prefs, Hash)
+records = [
+  { "theme" => "dark", "limits" => [1, 2, 3], "since" => Date.new(2024, 3, 5) },
+  { theme: "light", font_size: 14, tags: %i[a b] },
+  ActiveSupport::HashWithIndifferentAccess.new("a" => 1, "b" => { "c" => [1, { "d" => 2 }] }),
+  { "amount" => BigDecimal("12.34"), "at" => Time.utc(2024, 3, 5, 14, 7, 9, 123456) },
+  { "at" => Time.zone.local(2024, 3, 5, 9, 7, 9), "zone" => "Eastern Time (US & Canada)" },
+  [1, "two", :three, 4.0, nil, true],
+  Money.new(500, "USD"),
+  { "money" => Money.new(1, "EUR"), "list" => [Money.new(2, "EUR")] },
+  "just a string",
+  { "nested" => { "deep" => { "deeper" => { "deepest" => [[[]]] } } } },
+  { "shared" => (s = { "x" => 1 }), "again" => s },
+  { "duration" => 3.days, "set" => Set[1, 2] },
+  { "utf8" => "héllo wörld", "jp" => "日本語", "emoji" => "😀" }
+]
+records.each_with_index do |v, i|
+  add("activerecord #{i}", coder.dump(v))
+  add("activerecord hash #{i}", hcoder.dump(v)) if v.is_a?(Hash)
+end
+100.times do |i|
+  h = {}
+  R.rand(6).times { h[rstring] = rscalar(0) }
+  add("activerecord random #{i}", coder.dump(R.chance(0.3) ? h.with_indifferent_access : h))
+end
+
+# Safe mode: YAML.safe_load(text, permitted_classes:, aliases:)
+SAFE_MODES = ["safe:", "safe:Symbol", "safe:Symbol,Time,Date", "safe:Symbol;noalias",
+              "safe:Symbol,ActiveSupport::HashWithIndifferentAccess,BigDecimal,Date,Time,ActiveSupport::TimeWithZone,ActiveSupport::TimeZone,Money",
+              "safe:Set,Range,Regexp,Rational,Complex,Psych::Set,Psych::Omap,Point,Pair,MyList,MyHash,Tagged,AppError,Exception,RuntimeError,Symbol,String,Integer,Comparable,Greeting,DateTime,Object,Encoding,ActiveSupport::Duration,Widget"].freeze
+base = CASES.dup
+base.each_with_index do |(name, yaml, _), i|
+  next unless i % 3 == 0 || name.start_with?("style", "activerecord")
+
+  SAFE_MODES.each_with_index do |mode, j|
+    next unless (i + j) % 2 == 0 || name.start_with?("style")
+
+    add("#{name} #{mode[0, 40]}", yaml, mode)
+  end
+end
+
+require "tempfile"
+texts = Tempfile.new("yaml-texts")
+texts.binmode
+texts.write(Marshal.dump(CASES))
+texts.close
+outdir = ARGV[0] || "."
+ok = system(RbConfig.ruby, __FILE__, "--oracle", texts.path, File.join(outdir, "cases.tsv"))
+exit(ok ? 0 : 1)
