@@ -772,6 +772,7 @@ seq(YState *st, YNode *n)
 
 static bool is_hwia(const RVal *v);
 static RVal *hwia_convert(YState *st, const YNode *n, RVal *value, bool assignment);
+static RVal *convert_nested(YState *st, const YNode *n, RVal *value, bool assignment);
 
 static bool
 is_hwia(const RVal *v)
@@ -814,6 +815,21 @@ hwia_new(YState *st, const YNode *n, RVal *from)
 
 static RVal *
 hwia_convert(YState *st, const YNode *n, RVal *value, bool assignment)
+{
+	RVal	   *res;
+
+	if (value->kind != RV_HASH && value->kind != RV_ARRAY)
+		return value;
+	/* a cycle recurses until Ruby's stack runs out: here, the depth limit */
+	if (++st->depth > st->opts->max_depth)
+		yr_fail_at(st, n, MARSHAL_ERR_DEPTH, "nesting deeper than %u", st->opts->max_depth);
+	res = convert_nested(st, n, value, assignment);
+	st->depth--;
+	return res;
+}
+
+static RVal *
+convert_nested(YState *st, const YNode *n, RVal *value, bool assignment)
 {
 	if (value->kind == RV_HASH)
 		return is_hwia(value) ? value : hwia_new(st, n, value);

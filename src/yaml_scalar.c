@@ -358,29 +358,31 @@ parse_float(YState *st, const YNode *n, const char *s, size_t len)
 	return yr_float(st, d);
 }
 
-/* String#to_i of one sexagesimal part: sign, digits, single underscores */
-static int64_t
-ruby_to_i(const char *s, size_t len)
+/*
+ * String#to_i of one sexagesimal part: sign, digits, single underscores
+ * between digits, stopping at anything else.  The digits go to out (no
+ * leading zeros); returns their count.
+ */
+static size_t
+ruby_to_i(const char *s, size_t len, bool *neg, char *out)
 {
 	size_t		i = 0;
-	bool		neg = false;
-	int64_t		x = 0;
+	size_t		n = 0;
 
+	*neg = false;
 	if (i < len && (s[i] == '-' || s[i] == '+'))
-		neg = s[i++] == '-';
+		*neg = s[i++] == '-';
 	for (; i < len; i++)
 	{
 		if (IS_DIGIT(s[i]))
 		{
-			if (x < INT64_MAX / 100)
-				x = x * 10 + (s[i] - '0');
+			if (n > 0 || s[i] != '0')
+				out[n++] = s[i];
 		}
-		else if (s[i] == '_' && i > 0 && IS_DIGIT(s[i - 1]) && i + 1 < len && IS_DIGIT(s[i + 1]))
-			continue;
-		else
+		else if (!(s[i] == '_' && i > 0 && IS_DIGIT(s[i - 1]) && i + 1 < len && IS_DIGIT(s[i + 1])))
 			break;
 	}
-	return neg ? -x : x;
+	return n;
 }
 
 /* String#to_f of the last part: digits and one '.', underscores between */
@@ -447,9 +449,15 @@ sexagesimal(YState *st, const char *s, size_t len, bool isfloat)
 	size_t		start[3];
 	size_t		end[3];
 	int			np = 0;
-	int64_t		i = 0;
-	double		f = 0;
-	RVal	   *v;
+	char	   *first = yr_alloc(st, len + 1);
+	char	   *r;
+	char		part[8];
+	bool		neg;
+	bool		pneg;
+	size_t		nd;
+	size_t		rn = 0;
+	uint32_t	carry = 0;
+	int64_t		add = 0;
 
 	start[0] = 0;
 	for (size_t k = 0; k < len; k++)
@@ -459,21 +467,66 @@ sexagesimal(YState *st, const char *s, size_t len, bool isfloat)
 			start[np] = k + 1;
 		}
 	end[np++] = len;
-	/* n.to_i * 60 ** (e - 2).abs, the last part to_f for floats */
-	for (int e = 0; e < np; e++)
-	{
-		int64_t		mul = e == 0 ? 3600 : e == 1 ? 60 : 1;
-
-		if (isfloat)
-			f += ruby_to_f(s + start[e], end[e] - start[e]) * (double) mul;
-		else
-			i += ruby_to_i(s + start[e], end[e] - start[e]) * mul;
-	}
+	/* i += n.to_i (to_f) * 60 ** (e - 2).abs: 3600, 60, 1 (two parts: h:m) */
 	if (isfloat)
+	{
+		double		f = 0;
+
+		for (int e = 0; e < np; e++)
+			f += ruby_to_f(s + start[e], end[e] - start[e]) * (e == 0 ? 3600.0 : e == 1 ? 60.0 : 1.0);
 		return yr_float(st, f);
-	v = yr_new(st, RV_INT);
-	v->ival = i;
-	return v;
+	}
+	/* the later parts are 0..59 */
+	for (int e = 1; e < np; e++)
+	{
+		size_t		pn = ruby_to_i(s + start[e], end[e] - start[e], &pneg, part);
+		int64_t		x = 0;
+
+		for (size_t k = 0; k < pn; k++)
+			x = x * 10 + (part[k] - '0');
+		add += x * (e == 1 ? 60 : 1);
+	}
+	/* the first of any size: |first| * 3600 in decimal, then -/+ the rest */
+	nd = ruby_to_i(s, end[0], &neg, first);
+	neg = neg && nd > 0;
+	if (neg)
+		add = -add;
+	r = yr_alloc(st, nd + 16);
+	for (size_t k = nd; k-- > 0;)
+	{
+		uint32_t	x = (uint32_t) (first[k] - '0') * 3600 + carry;
+
+		r[rn++] = (char) ('0' + x % 10);
+		carry = x / 10;
+	}
+	for (; carry; carry /= 10)
+		r[rn++] = (char) ('0' + carry % 10);
+	/* least significant digit first; |add| < 3600 <= the magnitude if neg */
+	for (size_t k = 0; add != 0; k++)
+	{
+		int64_t		d = (k < rn ? r[k] - '0' : 0) + add % 10;
+
+		add /= 10;
+		if (d < 0)
+			d += 10, add--;
+		else if (d > 9)
+			d -= 10, add++;
+		if (k >= rn)
+			r[rn++] = '0';
+		r[k] = (char) ('0' + d);
+	}
+	while (rn > 0 && r[rn - 1] == '0')
+		rn--;
+	if (rn == 0)
+		r[rn++] = '0';
+	for (size_t k = 0; k < rn / 2; k++)
+	{
+		char		t = r[k];
+
+		r[k] = r[rn - 1 - k];
+		r[rn - 1 - k] = t;
+	}
+	return int_from_digits(st, neg && !(rn == 1 && r[0] == '0'), r, rn, 10);
 }
 
 /* --- times and dates -------------------------------------------------------- */

@@ -33,11 +33,14 @@ FUZZ_SECONDS ?= 60
 FUZZ_JOBS ?= 1
 FUZZ_FLAGS ?=
 
-FUZZ_TARGETS := fuzz_validate fuzz_text fuzz_walk
+FUZZ_TARGETS := fuzz_validate fuzz_text fuzz_walk fuzz_yaml
 FUZZ_BINS := $(addprefix test/fuzz/,$(FUZZ_TARGETS))
 
 # fuzz_walk drives the walkers and writers: the whole codec but zlib's part
 FUZZ_WALK_SRC ?= $(filter-out %/marshal_rails_cache.c,$(CODEC_SRC))
+
+# fuzz_yaml drives the YAML reader (libyaml) and validates what it writes
+YAML_SRC ?= $(shell sed -n 's/^YAML_SRC[ \t]*=[ \t]*//p' Makefile 2>/dev/null)
 
 # keep the including Makefile's default goal (PGXS's "all")
 fuzz_saved_goal := $(.DEFAULT_GOAL)
@@ -45,7 +48,10 @@ fuzz_saved_goal := $(.DEFAULT_GOAL)
 test/fuzz/fuzz_walk: test/fuzz/fuzz_walk.c $(FUZZ_WALK_SRC) $(wildcard src/marshal*.h)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -Isrc -o $@ $< $(FUZZ_WALK_SRC) $(FUZZ_LDLIBS)
 
-$(filter-out test/fuzz/fuzz_walk,$(FUZZ_BINS)): test/fuzz/%: test/fuzz/%.c $(FUZZ_SRC) $(wildcard src/marshal*.h)
+test/fuzz/fuzz_yaml: test/fuzz/fuzz_yaml.c $(FUZZ_WALK_SRC) $(YAML_SRC) $(wildcard src/marshal*.h src/yaml*.h)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -Isrc -o $@ $< $(FUZZ_WALK_SRC) $(YAML_SRC) $(FUZZ_LDLIBS) -lyaml
+
+$(filter-out test/fuzz/fuzz_walk test/fuzz/fuzz_yaml,$(FUZZ_BINS)): test/fuzz/%: test/fuzz/%.c $(FUZZ_SRC) $(wildcard src/marshal*.h)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -Isrc -o $@ $< $(FUZZ_SRC) $(FUZZ_LDLIBS)
 
 fuzz-build: $(FUZZ_BINS)
@@ -59,7 +65,7 @@ fuzz-seeds:
 fuzz: fuzz-build fuzz-seeds
 	@rc=0; \
 	for t in $(FUZZ_TARGETS); do \
-		case $$t in fuzz_text) dict=text.dict ;; *) dict=marshal.dict ;; esac; \
+		case $$t in fuzz_text) dict=text.dict ;; fuzz_yaml) dict=yaml.dict ;; *) dict=marshal.dict ;; esac; \
 		mkdir -p test/fuzz/corpus/$$t test/fuzz/findings/$$t test/fuzz/out/$$t; \
 		echo "== $$t: $(FUZZ_SECONDS)s x $(FUZZ_JOBS) job(s)"; \
 		( cd test/fuzz/out/$$t && \

@@ -17,7 +17,7 @@ set -uo pipefail
 cd "$(dirname "$0")/../.."
 
 seconds=${FUZZ_CI_SECONDS:-20}
-targets=(fuzz_validate fuzz_text fuzz_walk)
+targets=(fuzz_validate fuzz_text fuzz_walk fuzz_yaml)
 passed=0
 failed=0
 log=$(mktemp -d)
@@ -42,6 +42,7 @@ finish() {
 dict_of() {
 	case $1 in
 		fuzz_text) echo test/fuzz/text.dict ;;
+		fuzz_yaml) echo test/fuzz/yaml.dict ;;
 		*) echo test/fuzz/marshal.dict ;;
 	esac
 }
@@ -79,6 +80,9 @@ if ! bash test/fuzz/seeds.sh; then
 	result 1 "seeds"
 	finish
 fi
+
+# the YAML reader starts from the texts of test/yaml/cases.tsv
+bash test/yaml/seeds.sh test/fuzz/corpus/fuzz_yaml
 
 # the walkers start from the validator's seeds
 mkdir -p test/fuzz/corpus/fuzz_walk

@@ -1,0 +1,82 @@
+-- YAML text -> rbmarshal: MRI's bytes for every case test/yaml/generate.rb
+-- took from Ruby (Psych 4), and ActiveSupport's jsonb of the loaded value.
+CREATE TABLE yaml_cases (name text, yaml text, expected text, mode text, json text);
+\copy yaml_cases FROM 'test/yaml/cases.tsv'
+SELECT count(*) > 2000 AS many_cases FROM yaml_cases;
+
+-- the bytes, or the class of the error as the generator names it
+CREATE FUNCTION yaml_try(y text, mode text) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+	classes text[];
+	v rbmarshal;
+BEGIN
+	IF mode = '-' THEN
+		v := rbmarshal_from_yaml(y);
+	ELSE
+		classes := array_remove(string_to_array(split_part(substr(mode, 6), ';', 1), ','), '');
+		v := rbmarshal_from_yaml(y, classes, mode NOT LIKE '%;noalias');
+	END IF;
+	RETURN encode(v::bytea, 'hex');
+EXCEPTION
+	WHEN invalid_text_representation THEN RETURN '!22P02';
+	WHEN invalid_parameter_value THEN RETURN '!refused';
+	WHEN statement_too_complex THEN RETURN '!depth';
+	WHEN program_limit_exceeded THEN RETURN '!limit';
+END $$;
+
+-- every case: the same bytes, or the same kind of failure
+SELECT name, expected, yaml_try(yaml, mode) AS got
+  FROM yaml_cases
+ WHERE yaml_try(yaml, mode) IS DISTINCT FROM
+       CASE WHEN expected IN ('!syntax', '!unrepresentable') THEN '!22P02' ELSE expected END;
+
+-- the jsonb view of what was read is ActiveSupport's JSON of the loaded value
+SELECT name, rbmarshal_from_yaml(yaml)::jsonb AS got, json::jsonb AS expected
+  FROM yaml_cases
+ WHERE mode = '-' AND json <> '-' AND expected NOT LIKE '!%'
+   AND rbmarshal_from_yaml(yaml)::jsonb IS DISTINCT FROM json::jsonb;
+SELECT count(*) > 1000 AS jsonb_compared
+  FROM yaml_cases WHERE mode = '-' AND json <> '-' AND expected NOT LIKE '!%';
+
+-- what the jsonb view and navigation see of a typical serialize column
+SELECT rbmarshal_from_yaml(E'---\ntheme: dark\nlimits:\n- 1\n- 2\nsince: 2024-03-05\n:sym: x\n') -> 'limits' ->> 1 AS nav,
+       rbmarshal_class(rbmarshal_from_yaml(E'--- !ruby/hash:ActiveSupport::HashWithIndifferentAccess\na: 1\n')) AS cls,
+       rbmarshal_inspect(rbmarshal_from_yaml('{a: [1, 2.5, :b, ~]}')) AS inspect;
+
+-- Psych's fallbacks: no document is false (unsafe) or nil (safe)
+SELECT encode(rbmarshal_from_yaml('')::bytea, 'hex') AS unsafe_empty,
+       encode(rbmarshal_from_yaml('# nothing', '{}', true)::bytea, 'hex') AS safe_empty;
+
+-- errors: YAML Psych cannot parse names the line and column
+\set VERBOSITY default
+SELECT rbmarshal_from_yaml(E'a: 1\nb: [1, 2\n');
+SELECT rbmarshal_from_yaml(E'- 1\n- *nope\n');
+SELECT rbmarshal_from_yaml(E'--- !ruby/range nodots');
+-- safe mode refuses what YAML.safe_load refuses, naming the class and line
+SELECT rbmarshal_from_yaml(E'a: 1\nb: !ruby/object:User\n  name: x\n', '{Symbol}');
+SELECT rbmarshal_from_yaml(E'a: :sym\n', '{}');
+SELECT rbmarshal_from_yaml(E'a: &x 1\nb: *x\n', '{}', false);
+SELECT rbmarshal_from_yaml(E'a: 2024-03-05\n', '{Symbol}');
+SELECT encode(rbmarshal_from_yaml(E'a: 2024-03-05\n', '{Date}')::bytea, 'hex') AS date_permitted;
+SELECT rbmarshal_from_yaml('a: 1', '{NULL}');
+-- NULL in, NULL out
+SELECT rbmarshal_from_yaml(NULL) IS NULL AS null_in, rbmarshal_from_yaml(NULL, '{}') IS NULL AS null_safe;
+
+-- limits: nesting, and aliases that would expand past the budget
+SELECT rbmarshal_from_yaml(repeat('[', 2000) || repeat(']', 2000));
+SET rbmarshal.max_depth = 10;
+SELECT rbmarshal_from_yaml(repeat('[', 11) || repeat(']', 11));
+SELECT length(rbmarshal_from_yaml(repeat('[', 9) || repeat(']', 9))::bytea) AS depth_9;
+RESET rbmarshal.max_depth;
+-- a billion laughs: shared references stay links (small bytes, fast) ...
+CREATE TABLE laughs AS SELECT 'a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]' || string_agg(
+	format(E'\n%s: &%s [*%s,*%s,*%s,*%s,*%s,*%s,*%s,*%s,*%s]', c, c, p, p, p, p, p, p, p, p, p), '')
+	AS y FROM (SELECT chr(97 + i) AS c, chr(96 + i) AS p FROM generate_series(1, 9) i) s;
+SELECT length(rbmarshal_from_yaml(y)::bytea) < 1000 AS small FROM laughs;
+-- ... and their jsonb view stops at the expansion cap
+SELECT rbmarshal_from_yaml(y)::jsonb FROM laughs;
+-- where Ruby copies (HashWithIndifferentAccess converts nested hashes), the
+-- reader's own budget stops the copying
+SELECT rbmarshal_from_yaml(E'--- !ruby/hash:ActiveSupport::HashWithIndifferentAccess\n' ||
+	'a: &a {x: 1, y: 2}' || string_agg(format(E'\n%s: &%s {p: *%s, q: *%s, r: *%s, s: *%s}',
+	chr(97 + i), chr(97 + i), chr(96 + i), chr(96 + i), chr(96 + i), chr(96 + i)), '')) FROM generate_series(1, 20) i;
