@@ -458,3 +458,18 @@ CREATE OPERATOR @? (LEFTARG = rbmarshal, RIGHTARG = jsonpath, PROCEDURE = rbmars
 	RESTRICT = matchingsel, JOIN = matchingjoinsel);
 CREATE OPERATOR @@ (LEFTARG = rbmarshal, RIGHTARG = jsonpath, PROCEDURE = rbmarshal_path_match,
 	RESTRICT = matchingsel, JOIN = matchingjoinsel);
+
+-- YAML -> rbmarshal: Marshal.dump(YAML.unsafe_load(yaml)) (Psych 4), or of
+-- YAML.safe_load(yaml, permitted_classes:, aliases:)
+
+CREATE FUNCTION rbmarshal_from_yaml(yaml text) RETURNS rbmarshal
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION rbmarshal_from_yaml(text) IS 'Marshal.dump(YAML.unsafe_load(yaml)), nothing instantiated';
+
+CREATE FUNCTION rbmarshal_from_yaml(yaml text, permitted_classes text[], aliases boolean DEFAULT true)
+	RETURNS rbmarshal
+	AS 'MODULE_PATHNAME', 'rbmarshal_from_yaml_safe'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION rbmarshal_from_yaml(text, text[], boolean) IS 'Marshal.dump(YAML.safe_load(yaml, permitted_classes:, aliases:)): refuses what it refuses';

@@ -31,17 +31,28 @@ SELECT name, expected, yaml_try(yaml, mode) AS got
        CASE WHEN expected IN ('!syntax', '!unrepresentable') THEN '!22P02' ELSE expected END;
 
 -- the jsonb view of what was read is ActiveSupport's JSON of the loaded value
-SELECT name, rbmarshal_from_yaml(yaml)::jsonb AS got, json::jsonb AS expected
+-- (the jsonb view refuses Hash keys whose to_s is an inspect text: 22023;
+-- it names classes and modules where ActiveSupport 6.1 writes {}, and shows
+-- an Encoding as its _dump: README, "Differences")
+CREATE FUNCTION yaml_jsonb(y text) RETURNS jsonb LANGUAGE plpgsql AS $$
+BEGIN
+	RETURN rbmarshal_from_yaml(y)::jsonb;
+EXCEPTION
+	WHEN invalid_parameter_value THEN RETURN '"refused"';
+END $$;
+SELECT name, yaml_jsonb(yaml) AS got, json::jsonb AS expected
   FROM yaml_cases
  WHERE mode = '-' AND json <> '-' AND expected NOT LIKE '!%'
-   AND rbmarshal_from_yaml(yaml)::jsonb IS DISTINCT FROM json::jsonb;
-SELECT count(*) > 1000 AS jsonb_compared
+   AND yaml !~ '!ruby/(class|module|encoding)'
+   AND yaml_jsonb(yaml) IS DISTINCT FROM json::jsonb AND yaml_jsonb(yaml) <> '"refused"';
+SELECT count(*) > 500 AS jsonb_compared,
+       count(*) FILTER (WHERE yaml_jsonb(yaml) = '"refused"') AS refused_keys
   FROM yaml_cases WHERE mode = '-' AND json <> '-' AND expected NOT LIKE '!%';
 
 -- what the jsonb view and navigation see of a typical serialize column
 SELECT rbmarshal_from_yaml(E'---\ntheme: dark\nlimits:\n- 1\n- 2\nsince: 2024-03-05\n:sym: x\n') -> 'limits' ->> 1 AS nav,
        rbmarshal_class(rbmarshal_from_yaml(E'--- !ruby/hash:ActiveSupport::HashWithIndifferentAccess\na: 1\n')) AS cls,
-       rbmarshal_inspect(rbmarshal_from_yaml('{a: [1, 2.5, :b, ~]}')) AS inspect;
+       rbmarshal_inspect(rbmarshal_from_yaml(E'a:\n- 1\n- 2.5\n- :b\n- ~\n')) AS inspect;
 
 -- Psych's fallbacks: no document is false (unsafe) or nil (safe)
 SELECT encode(rbmarshal_from_yaml('')::bytea, 'hex') AS unsafe_empty,

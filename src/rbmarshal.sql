@@ -170,6 +170,21 @@ COMMENT ON FUNCTION rbmarshal(jsonb) IS 'jsonb -> rbmarshal cast: jsonb_to_rbmar
 
 CREATE CAST (jsonb AS rbmarshal) WITH FUNCTION rbmarshal(jsonb);
 
+-- YAML -> rbmarshal: Marshal.dump(YAML.unsafe_load(yaml)) (Psych 4), or of
+-- YAML.safe_load(yaml, permitted_classes:, aliases:)
+
+CREATE FUNCTION rbmarshal_from_yaml(yaml text) RETURNS rbmarshal
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION rbmarshal_from_yaml(text) IS 'Marshal.dump(YAML.unsafe_load(yaml)), nothing instantiated';
+
+CREATE FUNCTION rbmarshal_from_yaml(yaml text, permitted_classes text[], aliases boolean DEFAULT true)
+	RETURNS rbmarshal
+	AS 'MODULE_PATHNAME', 'rbmarshal_from_yaml_safe'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION rbmarshal_from_yaml(text, text[], boolean) IS 'Marshal.dump(YAML.safe_load(yaml, permitted_classes:, aliases:)): refuses what it refuses';
+
 -- navigation: the jsonb view's answers, found by walking the bytes
 
 CREATE FUNCTION rbmarshal_object_field(rbmarshal, text) RETURNS rbmarshal

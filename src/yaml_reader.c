@@ -310,7 +310,7 @@ syntax_error(YState *st, yaml_parser_t *p)
 	char		msg[160];
 
 	if (p->context)
-		snprintf(msg, sizeof(msg), "%s while %s at line %zu column %zu",
+		snprintf(msg, sizeof(msg), "%s %s at line %zu column %zu",
 				 p->problem ? p->problem : "error", p->context,
 				 p->context_mark.line + 1, p->context_mark.column + 1);
 	else
