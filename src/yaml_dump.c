@@ -1,5 +1,5 @@
 /*
- * yr_dump.c
+ * yaml_dump.c
  *		The Ruby object graph -> Marshal bytes, as MRI's w_object walks it.
  *
  * Every heap object takes the next object number where MRI's writer takes

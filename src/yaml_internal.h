@@ -3,7 +3,7 @@
  *		The YAML reader's parts (not installed): the document tree libyaml's
  *		events build (yaml_reader.c), the Ruby object graph Psych's ToRuby
  *		would build from it (yaml_ruby.c, yaml_scalar.c), and its dump
- *		through the Marshal writer (yr_dump.c).
+ *		through the Marshal writer (yaml_dump.c).
  */
 #ifndef RBMARSHAL_YAML_INTERNAL_H
 #define RBMARSHAL_YAML_INTERNAL_H
@@ -116,6 +116,8 @@ struct RVal
 	uint8_t		kind;
 	uint8_t		enc;			/* MarshalEncoding of a String or Regexp */
 	bool		frozen;			/* an interned String (Hash keys) */
+	bool		hashed;			/* hash below is set */
+	uint64_t	hash;			/* String, Symbol: of the bytes (Hash keys) */
 	uint32_t	slot;			/* object number + 1 once dumped */
 	int64_t		ival;
 	double		dval;
@@ -162,6 +164,7 @@ typedef struct YState
 
 	RList		singletons;		/* classes, modules, encodings seen */
 
+
 	/* per class, the order ivar names were first set (MRI's iv index) */
 	YClassIvars *classes;
 } YState;
@@ -183,6 +186,7 @@ extern RVal *yr_new(YState *st, RKind kind);
 extern RVal *yr_string(YState *st, const char *s, size_t len, int enc);
 extern RVal *yr_symbol(YState *st, const YNode *n, const char *s, size_t len);
 extern void yr_push(YState *st, RList *l, RVal *v);
+extern void yr_reserve(YState *st, RList *l, uint32_t n);
 extern void yr_ivar_set(YState *st, RVal *obj, const char *name,
 						  size_t len, RVal *value);
 extern void yr_hash_set(YState *st, RVal *h, RVal *key, RVal *value);
@@ -204,7 +208,7 @@ extern RVal *yr_bigdecimal(YState *st, const YNode *n, const char *s,
 extern RVal *yr_rational(YState *st, const YNode *n, RVal *num, RVal *den);
 extern bool yr_ruby_float(const char *s, size_t len, double *out);
 
-/* yr_dump.c */
+/* yaml_dump.c */
 extern void yr_dump(YState *st, MarshalWriter *w, RVal *root);
 
 #endif							/* RBMARSHAL_YAML_INTERNAL_H */

@@ -7,7 +7,7 @@
  * end is not read, so errors there do not count, as in Psych.  The tree is
  * then turned into the Ruby object graph Psych's ToRuby builds
  * (yaml_ruby.c) and that graph is dumped through the Marshal writer
- * (yr_dump.c).  Anchor names are interned while parsing, so an alias
+ * (yaml_dump.c).  Anchor names are interned while parsing, so an alias
  * costs one array lookup.  Failures leave by longjmp to marshal_from_yaml,
  * which frees everything: the tree and graph live in one arena.
  */

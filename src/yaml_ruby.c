@@ -52,6 +52,21 @@ yr_symbol(YState *st, const YNode *n, const char *s, size_t len)
 	return v;
 }
 
+/* Room for n more items without growing */
+void
+yr_reserve(YState *st, RList *l, uint32_t n)
+{
+	RVal	  **a;
+
+	if (l->cap - l->n >= n)
+		return;
+	a = yr_alloc(st, (size_t) (l->n + n) * sizeof(RVal *));
+	if (l->n)
+		memcpy(a, l->v, l->n * sizeof(RVal *));
+	l->v = a;
+	l->cap = l->n + n;
+}
+
 void
 yr_push(YState *st, RList *l, RVal *v)
 {
@@ -188,83 +203,89 @@ struct RKeyIndex
 	uint32_t	cap;
 };
 
-/* What eql? compares, as bytes; false for keys compared by identity only. */
-static size_t
-key_ident(const RVal *k, char *buf, const char **out)
+static bool
+ascii_only(const RVal *v)
 {
+	for (size_t i = 0; i < v->len; i++)
+		if ((uint8_t) v->str[i] >= 0x80)
+			return false;
+	return true;
+}
+
+/* FNV-1a, then a finalizer: table slots come from the low bits */
+static uint64_t
+bytes_hash(const char *s, size_t len, uint64_t h)
+{
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ (uint8_t) s[i]) * 1099511628211ULL;
+	h ^= h >> 32;
+	h *= 0xbf58476d1ce4e5b9ULL;
+	return h ^ (h >> 29);
+}
+
+/*
+ * Hash#hash of a key: Strings by their bytes (and encoding unless ASCII,
+ * as rb_str_hash), Symbols by name, numbers by value (-0.0 is 0.0); other
+ * keys (and NaN) by identity.  Strings and Symbols keep theirs.
+ */
+static uint64_t
+key_hash(RVal *k)
+{
+	uint64_t	h = 1469598103934665603ULL ^ k->kind;
+
+	if (k->hashed)
+		return k->hash;
 	switch (k->kind)
 	{
 		case RV_STRING:
-			{
-				bool		ascii = true;
-
-				for (size_t i = 0; i < k->len && ascii; i++)
-					ascii = (uint8_t) k->str[i] < 0x80;
-				buf[0] = 's';
-				buf[1] = ascii ? 0 : (char) k->enc;
-				*out = NULL;	/* bytes follow in k->str */
-				return 2;
-			}
+			h = bytes_hash(k->str, k->len, 1469598103934665603ULL);
+			if (!ascii_only(k))
+				h ^= (uint64_t) (k->enc + 1) * 0x9E3779B97F4A7C15ULL;
+			k->hash = h;
+			k->hashed = true;
+			return h;
 		case RV_SYMBOL:
-			buf[0] = 'y';
-			buf[1] = 0;
-			*out = NULL;
-			return 2;
+			k->hash = bytes_hash(k->str, k->len, h);
+			k->hashed = true;
+			return k->hash;
 		case RV_INT:
-			buf[0] = 'i';
-			memcpy(buf + 1, &k->ival, 8);
-			*out = buf;
-			return 9;
+			return bytes_hash((const char *) &k->ival, 8, h);
 		case RV_FLOAT:
+			if (k->dval == k->dval)
 			{
 				double		d = k->dval == 0 ? 0.0 : k->dval;
 
-				buf[0] = 'f';
-				memcpy(buf + 1, &d, 8);
-				*out = buf;
-				return 9;
+				return bytes_hash((const char *) &d, 8, h);
 			}
+			/* FALLTHROUGH */
 		default:
-			buf[0] = 'p';
-			memcpy(buf + 1, &k, sizeof(k));
-			*out = buf;
-			return 1 + sizeof(k);
+			return bytes_hash((const char *) &k, sizeof(k), h);
 	}
 }
 
+/* eql? of two keys */
 static bool
-key_eql(const RVal *a, const RVal *b)
+key_eql(RVal *a, RVal *b)
 {
-	char		ba[24],
-				bb[24];
-	const char *pa,
-			   *pb;
-	size_t		la = key_ident(a, ba, &pa);
-	size_t		lb = key_ident(b, bb, &pb);
-
-	if (la != lb || memcmp(ba, bb, la) != 0)
+	if (a == b)
+		return true;
+	if (a->kind != b->kind)
 		return false;
-	if (pa == NULL)				/* strings, symbols: the bytes */
-		return a->len == b->len && memcmp(a->str, b->str, a->len) == 0;
-	if (a->kind == RV_BIGINT || b->kind == RV_BIGINT)
-		return a == b;
-	return memcmp(pa, pb, la) == 0;
-}
-
-static uint64_t
-key_hash(const RVal *k)
-{
-	char		buf[24];
-	const char *p;
-	size_t		n = key_ident(k, buf, &p);
-	uint64_t	h = 1469598103934665603ULL;
-
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ (uint8_t) buf[i]) * 1099511628211ULL;
-	if (p == NULL)
-		for (size_t i = 0; i < k->len; i++)
-			h = (h ^ (uint8_t) k->str[i]) * 1099511628211ULL;
-	return h;
+	switch (a->kind)
+	{
+		case RV_STRING:
+			return a->len == b->len && key_hash(a) == key_hash(b) &&
+				memcmp(a->str, b->str, a->len) == 0 &&
+				(a->enc == b->enc || ascii_only(a));
+		case RV_SYMBOL:
+			return a->len == b->len && memcmp(a->str, b->str, a->len) == 0;
+		case RV_INT:
+			return a->ival == b->ival;
+		case RV_FLOAT:
+			return a->dval == b->dval;
+		default:
+			return false;
+	}
 }
 
 static void
@@ -352,7 +373,10 @@ yr_hash_get(RVal *h, const char *key)
 	return NULL;
 }
 
-/* -key: a bare String becomes the interned frozen copy */
+/*
+ * -key: a bare String becomes MRI's interned frozen String (one object per
+ * bytes and encoding: the writer's fstring table), others a frozen copy
+ */
 static RVal *
 deduplicate(YState *st, RVal *key)
 {
@@ -763,6 +787,7 @@ seq(YState *st, YNode *n)
 		yr_permit(st, n, v->cls);
 	}
 	reg(st, n, v);
+	yr_reserve(st, &v->items, n->nkids);
 	for (uint32_t i = 0; i < n->nkids; i++)
 		yr_push(st, &v->items, visit(st, n->kids[i]));
 	return v;
@@ -885,6 +910,7 @@ merge(YState *st, const YNode *n, RVal *h, RVal *other)
 static RVal *
 revive_hash(YState *st, RVal *h, YNode *n)
 {
+	yr_reserve(st, &h->items, n->nkids);
 	for (uint32_t i = 0; i + 1 < n->nkids; i += 2)
 	{
 		YNode	   *kn = n->kids[i];
