@@ -87,7 +87,7 @@ static void
 dump_bigint(YState *st, MarshalWriter *w, RVal *v)
 {
 	int			base = (int) v->ival;
-	bool		neg = v->dval < 0;
+	bool		neg = v->enc != 0;
 	size_t		n = v->len;
 	int			bits = base == 16 ? 4 : base == 8 ? 3 : 1;
 	uint8_t    *mag;
@@ -289,7 +289,8 @@ dump(YState *st, MarshalWriter *w, RVal *v)
 	if (++st->depth > st->opts->max_depth + 8)
 		yr_fail(st, MARSHAL_ERR_DEPTH, 0, 0, 0, "nesting deeper than %u",
 				  st->opts->max_depth);
-	if (h && h->check_stack)
+	/* only containers recurse */
+	if (v->kind >= RV_ARRAY && h && h->check_stack)
 		h->check_stack(h->ctx);
 	if (++st->tick >= 4096)
 	{

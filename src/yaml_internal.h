@@ -114,22 +114,32 @@ typedef struct RKeyIndex RKeyIndex;
 struct RVal
 {
 	uint8_t		kind;
-	uint8_t		enc;			/* MarshalEncoding of a String or Regexp */
+	uint8_t		enc;			/* MarshalEncoding of a String or Regexp;
+								 * RV_BIGINT: the sign */
 	bool		frozen;			/* an interned String (Hash keys) */
 	bool		hashed;			/* hash below is set */
-	uint64_t	hash;			/* String, Symbol: of the bytes (Hash keys) */
 	uint32_t	slot;			/* object number + 1 once dumped */
-	int64_t		ival;
-	double		dval;
+	union
+	{
+		int64_t		ival;		/* RV_BIGINT: the base of str */
+		double		dval;
+	};
+	uint64_t	hash;			/* String, Symbol: of the bytes (Hash keys) */
 	const char *str;
 	size_t		len;
 	const char *cls;			/* class of o S u U, subclass of " [ { */
 	RList		items;
 	RIvars		ivars;
-	RVal	   *dflt;			/* RV_HASH: default value, or NULL */
-	RVal	   *data;			/* RV_USRMARSHAL */
-	RTime	   *time;
-	RKeyIndex  *index;			/* RV_HASH: key lookup when large */
+	union
+	{
+		RTime	   *time;		/* RV_TIME */
+		RVal	   *data;		/* RV_USRMARSHAL */
+		struct
+		{
+			RVal	   *dflt;	/* RV_HASH: default value, or NULL */
+			RKeyIndex  *index;	/* RV_HASH: key lookup when large */
+		};
+	};
 };
 
 /* --- the reader's state ------------------------------------------------- */

@@ -147,7 +147,7 @@ int_from_digits(YState *st, bool neg, const char *d, size_t n, int base)
 		return NULL;
 	v = yr_new(st, RV_BIGINT);
 	v->ival = base;
-	v->dval = neg ? -1 : 1;
+	v->enc = neg;				/* the sign */
 	v->str = d;
 	v->len = n;
 	return v;
@@ -875,6 +875,21 @@ yr_tokenize(YState *st, const YNode *n, const char *s, size_t len)
 
 	if (len == 0)
 		return st->nil;
+	/* the commonest numbers: a plain decimal Integer that fits */
+	if (len < 19 && IS_DIGIT(s[0]) && (s[0] != '0' || len == 1))
+	{
+		int64_t		x = 0;
+		size_t		i;
+
+		for (i = 0; i < len && IS_DIGIT(s[i]); i++)
+			x = x * 10 + (s[i] - '0');
+		if (i == len)
+		{
+			v = yr_new(st, RV_INT);
+			v->ival = x;
+			return v;
+		}
+	}
 	/* the common case first: text that starts like a word */
 	{
 		bool		word = memchr(s, '\n', len) != NULL;
