@@ -1033,6 +1033,31 @@ revive_special(YState *st, YNode *n, const char *name, RVal *obj)
 		obj->data = arr;
 		return obj;
 	}
+	if (strcmp(name, "OpenStruct") == 0)
+	{
+		RVal	   *table = yr_new(st, RV_HASH);
+
+		/* init_with: update_to_values!(h), h = h["table"] in the legacy form */
+		h = pairs_of(st, n);
+		if (h->items.n == 2 && str_is(h->items.v[0], "table"))
+			h = h->items.v[1];
+		if (h->kind != RV_HASH)
+			yr_fail_at(st, n, MARSHAL_ERR_UNREPRESENTABLE, "an OpenStruct table that is not a Hash");
+		for (uint32_t i = 0; i + 1 < h->items.n; i += 2)
+		{
+			RVal	   *k = h->items.v[i];
+
+			if (k->kind == RV_STRING)
+				k = yr_symbol(st, n, k->str, k->len);
+			else if (k->kind != RV_SYMBOL)
+				yr_fail_at(st, n, MARSHAL_ERR_UNREPRESENTABLE, "an OpenStruct member that is not a name");
+			yr_hash_set(st, table, k, h->items.v[i + 1]);
+		}
+		/* marshal_dump is @table */
+		obj->kind = RV_USRMARSHAL;
+		obj->data = table;
+		return obj;
+	}
 	if (strcmp(name, "ActiveSupport::TimeZone") == 0)
 	{
 		h = pairs_of(st, n);

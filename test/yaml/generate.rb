@@ -30,6 +30,7 @@ require "set"
 require "date"
 require "bigdecimal"
 require "rbconfig"
+require "ostruct"
 require_relative "../seeded_random"
 
 ENV["TZ"] = "UTC"
@@ -171,7 +172,7 @@ def rvalue(depth, pool)
     return R.pick(pool)
   end
   v =
-    case depth >= 4 ? 99 : R.rand(14)
+    case depth >= 4 ? 99 : R.rand(15)
     when 0, 1
       a = Array.new(R.rand(5)) { rvalue(depth + 1, pool) }
       a << a if R.chance(0.05)
@@ -207,6 +208,8 @@ def rvalue(depth, pool)
       h = MyHash.new
       h[rstring] = rvalue(depth + 1, pool)
       h
+    when 12
+      OpenStruct.new(R.pick(%i[a name id]) => rvalue(depth + 1, pool), "b" => R.rand(9))
     else
       rscalar(depth)
     end
@@ -355,6 +358,17 @@ STYLES = [
   "--- !ruby/object:ActiveSupport::TimeWithZone\nutc: 2024-03-05 14:07:09.250000000 Z\nzone: !ruby/object:ActiveSupport::TimeZone\n  name: America/New_York\ntime: 2024-03-05 09:07:09.250000000 Z\n",
   "--- !ruby/object:ActiveSupport::Duration\nvalue: 259200\nparts:\n  :days: 3\n",
   "--- !ruby/object:ActiveSupport::Duration\nvalue: 0\nparts:\n  :days: 0\n",
+  "--- !ruby/object:OpenStruct\ntable:\n  :a: 1\nmodifiable: true\n",
+  "--- !ruby/object:OpenStruct\ntable:\n  :a: 1\n",
+  "--- !ruby/object:OpenStruct\na: 1\nb: [x]\n",
+  "--- !map:ActiveSupport::HashWithIndifferentAccess\na: 1\n",
+  "--- !ruby/object:ActiveSupport::HashWithIndifferentAccess\na: 1\n",
+  "- - 99999999999999999999:59:59\n  - -11111111111111111111:30\n  - -0:30\n  - 1_0.5:30.5\n",
+  "--- !ruby/object:BigDecimal 99:0.15e1",
+  "--- !ruby/object:BigDecimal 36:0.1234567890123456789012345678901234e34",
+  "--- !ruby/object:BigDecimal 18:1.5",
+  "--- !ruby/object:BigDecimal 9:0.0",
+  "--- !ruby/object:BigDecimal 9:-Infinity",
   "--- !unknown/tag 5",
   "--- !unknown/tag [1]",
   "--- !unknown/tag {a: 1}",
