@@ -33,7 +33,8 @@ SELECT name, expected, yaml_try(yaml, mode) AS got
 -- the jsonb view of what was read is ActiveSupport's JSON of the loaded value
 -- (the jsonb view refuses Hash keys whose to_s is an inspect text: 22023;
 -- it names classes and modules where ActiveSupport 6.1 writes {}, and shows
--- an Encoding as its _dump: README, "Differences")
+-- an Encoding as its _dump, an OpenStruct as its table without the "table"
+-- key ActiveSupport's instance_values gives: the jsonb view's choices)
 CREATE FUNCTION yaml_jsonb(y text) RETURNS jsonb LANGUAGE plpgsql AS $$
 BEGIN
 	RETURN rbmarshal_from_yaml(y)::jsonb;
@@ -43,7 +44,7 @@ END $$;
 SELECT name, yaml_jsonb(yaml) AS got, json::jsonb AS expected
   FROM yaml_cases
  WHERE mode = '-' AND json <> '-' AND expected NOT LIKE '!%'
-   AND yaml !~ '!ruby/(class|module|encoding)'
+   AND yaml !~ '!ruby/(class|module|encoding|object:OpenStruct)'
    AND yaml_jsonb(yaml) IS DISTINCT FROM json::jsonb AND yaml_jsonb(yaml) <> '"refused"';
 SELECT count(*) > 500 AS jsonb_compared,
        count(*) FILTER (WHERE yaml_jsonb(yaml) = '"refused"') AS refused_keys
@@ -80,12 +81,12 @@ SELECT rbmarshal_from_yaml(repeat('[', 11) || repeat(']', 11));
 SELECT length(rbmarshal_from_yaml(repeat('[', 9) || repeat(']', 9))::bytea) AS depth_9;
 RESET rbmarshal.max_depth;
 -- a billion laughs: shared references stay links (small bytes, fast) ...
-CREATE TABLE laughs AS SELECT 'a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]' || string_agg(
+CREATE TABLE yaml_laughs AS SELECT 'a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]' || string_agg(
 	format(E'\n%s: &%s [*%s,*%s,*%s,*%s,*%s,*%s,*%s,*%s,*%s]', c, c, p, p, p, p, p, p, p, p, p), '')
 	AS y FROM (SELECT chr(97 + i) AS c, chr(96 + i) AS p FROM generate_series(1, 9) i) s;
-SELECT length(rbmarshal_from_yaml(y)::bytea) < 1000 AS small FROM laughs;
+SELECT length(rbmarshal_from_yaml(y)::bytea) < 1000 AS small FROM yaml_laughs;
 -- ... and their jsonb view stops at the expansion cap
-SELECT rbmarshal_from_yaml(y)::jsonb FROM laughs;
+SELECT rbmarshal_from_yaml(y)::jsonb FROM yaml_laughs;
 -- where Ruby copies (HashWithIndifferentAccess converts nested hashes), the
 -- reader's own budget stops the copying
 SELECT rbmarshal_from_yaml(E'--- !ruby/hash:ActiveSupport::HashWithIndifferentAccess\n' ||
