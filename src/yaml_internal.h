@@ -118,6 +118,7 @@ struct RVal
 								 * RV_BIGINT: the sign */
 	bool		frozen;			/* an interned String (Hash keys) */
 	bool		hashed;			/* hash below is set */
+	bool		walking;		/* on the path of yr_check_expansion */
 	uint32_t	slot;			/* object number + 1 once dumped */
 	union
 	{
@@ -217,6 +218,8 @@ extern RVal *yr_bigdecimal(YState *st, const YNode *n, const char *s,
 						  size_t len);
 extern RVal *yr_rational(YState *st, const YNode *n, RVal *num, RVal *den);
 extern bool yr_ruby_float(const char *s, size_t len, double *out);
+
+extern void yr_check_expansion(YState *st, RVal *root, uint64_t limit);
 
 /* yaml_dump.c */
 extern void yr_dump(YState *st, MarshalWriter *w, RVal *root);

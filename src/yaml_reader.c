@@ -367,14 +367,11 @@ parse(YState *st)
 				push_child(st, &b, n);
 				break;
 			case YAML_ALIAS_EVENT:
+				/* an unknown one fails when visited, as in Psych's ToRuby */
 				n = new_node(st, YN_ALIAS, &ev);
 				n->anchor = anchor_id(st, &anchors, (const char *) ev.data.alias.anchor, false);
-				if (n->anchor < 0)
-				{
-					yaml_event_delete(&ev);
-					yaml_parser_delete(&parser);
-					yr_fail_at(st, n, MARSHAL_ERR_SYNTAX, "unknown alias");
-				}
+				n->len = strlen((const char *) ev.data.alias.anchor);
+				n->value = yr_strdup(st, (const char *) ev.data.alias.anchor, n->len);
 				push_child(st, &b, n);
 				break;
 			case YAML_SEQUENCE_START_EVENT:
@@ -460,6 +457,8 @@ marshal_from_yaml(const uint8_t *text, size_t len, const YamlOptions *opts,
 		RVal	   *value;
 
 		value = yr_to_ruby(st, root);
+		if (opts->max_expanded)
+			yr_check_expansion(st, value, opts->max_expanded);
 		w = marshal_writer_new(hooks);
 		if (w == NULL)
 			yr_fail(st, MARSHAL_ERR_NOMEM, 0, 0, 0, "out of memory");

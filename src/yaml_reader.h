@@ -29,7 +29,12 @@ typedef struct YamlOptions
 	bool		aliases;		/* safe: aliases allowed */
 	const char *const *permitted;	/* safe: permitted class names */
 	size_t		npermitted;
-	bool		symbols_permitted;	/* safe: "Symbol" is in the list */
+	/*
+	 * When not 0: the loaded value with its shared references expanded
+	 * must have at most this many values (else MARSHAL_ERR_LIMIT) and no
+	 * cycle (else MARSHAL_ERR_UNREPRESENTABLE), as a JSON view needs.
+	 */
+	uint64_t	max_expanded;
 } YamlOptions;
 
 extern void marshal_yaml_options_init(YamlOptions *opts);

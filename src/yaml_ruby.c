@@ -927,6 +927,10 @@ revive_hash(YState *st, RVal *h, YNode *n)
 					merge(st, vn, h, val);
 					continue;
 				}
+				/* HWIA#update calls to_hash: NoMethodError, not rescued */
+				if (is_hwia(h))
+					yr_fail_at(st, vn, MARSHAL_ERR_UNREPRESENTABLE,
+							   "undefined method `to_hash' (a HashWithIndifferentAccess merging a non-Hash)");
 			}
 			else if (vn->kind == YN_SEQ)
 			{
@@ -1396,11 +1400,10 @@ visit(YState *st, YNode *n)
 	{
 		if (st->opts->safe && !st->opts->aliases)
 			yr_fail_at(st, n, MARSHAL_ERR_UNSUPPORTED, "Unknown alias: %s (aliases are not allowed)",
-						 st->anchor_names[n->anchor]);
-		v = st->anchor_values[n->anchor];
+					   n->value);
+		v = n->anchor >= 0 ? st->anchor_values[n->anchor] : NULL;
 		if (v == NULL)
-			yr_fail_at(st, n, MARSHAL_ERR_SYNTAX, "Unknown alias: %s",
-						 st->anchor_names[n->anchor]);
+			yr_fail_at(st, n, MARSHAL_ERR_SYNTAX, "Unknown alias: %s", n->value);
 		return v;
 	}
 	if (n->kind == YN_SCALAR)
@@ -1412,6 +1415,43 @@ visit(YState *st, YNode *n)
 	v = n->kind == YN_SEQ ? seq(st, n) : map(st, n);
 	st->depth--;
 	return v;
+}
+
+/*
+ * The value as a JSON view would expand it: fail past limit values or on a
+ * cycle.  Each step is counted, so the walk stops within limit steps.
+ */
+static void
+expand(YState *st, RVal *v, uint64_t *left)
+{
+	const MarshalHooks *h = st->arena.hooks;
+
+	if (*left == 0)
+		yr_fail(st, MARSHAL_ERR_LIMIT, 0, 0, 0,
+				"the value with its shared references expanded is too large");
+	(*left)--;
+	if (v->kind < RV_ARRAY)
+		return;
+	if (v->walking)
+		yr_fail(st, MARSHAL_ERR_UNREPRESENTABLE, 0, 0, 0, "the value contains itself (a cycle)");
+	if (h && h->check_stack)
+		h->check_stack(h->ctx);
+	v->walking = true;
+	for (uint32_t i = 0; i < v->items.n; i++)
+		expand(st, v->items.v[i], left);
+	for (uint32_t i = 0; i < v->ivars.n; i++)
+		expand(st, v->ivars.v[i].value, left);
+	if (v->kind == RV_USRMARSHAL)
+		expand(st, v->data, left);
+	v->walking = false;
+}
+
+void
+yr_check_expansion(YState *st, RVal *root, uint64_t limit)
+{
+	uint64_t	left = limit;
+
+	expand(st, root, &left);
 }
 
 RVal *
