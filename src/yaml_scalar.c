@@ -58,26 +58,40 @@ word_at(const char *s, size_t len, size_t p)
 	return next < len && is_word_class((uint8_t) s[next]);
 }
 
+/*
+ * Does s[p..end) equal word under Ruby's /i?  It folds by Unicode: U+017F
+ * (long s) matches "s" and U+FB00 (the ligature ff) "ff"; no other
+ * character folds to letters of the null and boolean words.
+ */
+static bool
+word_eq(const char *s, size_t p, size_t end, const char *word)
+{
+	for (; *word; word++)
+	{
+		if (p < end && lower((uint8_t) s[p]) == *word)
+			p++;
+		else if (*word == 's' && end - p >= 2 && memcmp(s + p, "\xC5\xBF", 2) == 0)
+			p += 2;
+		else if (*word == 'f' && word[1] == 'f' && end - p >= 3 &&
+				 memcmp(s + p, "\xEF\xAC\x80", 3) == 0)
+			p += 3, word++;
+		else
+			return false;
+	}
+	return p == end;
+}
+
 /* Does a line of s equal word, ignoring case (^word$ with /i)? */
 static bool
 line_is(const char *s, size_t len, const char *word)
 {
-	size_t		wl = strlen(word);
-
 	for (size_t p = 0; p <= len;)
 	{
 		const char *nl = memchr(s + p, '\n', len - p);
 		size_t		end = nl ? (size_t) (nl - s) : len;
 
-		if (end - p == wl)
-		{
-			size_t		i;
-
-			for (i = 0; i < wl && lower((uint8_t) s[p + i]) == word[i]; i++)
-				;
-			if (i == wl)
-				return true;
-		}
+		if (word_eq(s, p, end, word))
+			return true;
 		if (!nl)
 			break;
 		p = end + 1;
