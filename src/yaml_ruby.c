@@ -407,6 +407,20 @@ yr_permit(YState *st, const YNode *n, const char *cls)
 				 "Tried to load unspecified class: %s", cls);
 }
 
+/*
+ * The class a tag names, as Psych's ClassLoader finds it: permitted in safe
+ * mode by the name as written, then the constant it is (ActiveSupport makes
+ * HashWithIndifferentAccess a top-level alias, which Syck-era YAML uses).
+ */
+const char *
+yr_class(YState *st, const YNode *n, const char *name)
+{
+	yr_permit(st, n, name);
+	if (strcmp(name, "HashWithIndifferentAccess") == 0)
+		return "ActiveSupport::HashWithIndifferentAccess";
+	return name;
+}
+
 /* --- the visitor ----------------------------------------------------------- */
 
 static RVal *visit(YState *st, YNode *n);
@@ -695,7 +709,7 @@ scalar(YState *st, YNode *n)
 		{
 			v->cls = class_name(rest);
 			if (v->cls)
-				yr_permit(st, n, v->cls);
+				v->cls = yr_class(st, n, v->cls);
 		}
 		return v;
 	}
@@ -784,7 +798,7 @@ seq(YState *st, YNode *n)
 		v->cls = class_name(rest);
 		if (v->cls == NULL)
 			yr_fail_at(st, n, MARSHAL_ERR_UNREPRESENTABLE, "no class in %s", n->tag);
-		yr_permit(st, n, v->cls);
+		v->cls = yr_class(st, n, v->cls);
 	}
 	reg(st, n, v);
 	yr_reserve(st, &v->items, n->nkids);
@@ -1113,7 +1127,7 @@ revive(YState *st, YNode *n, const char *name)
 	RVal	   *obj;
 	RVal	   *special;
 
-	yr_permit(st, n, name);
+	name = yr_class(st, n, name);
 	obj = reg(st, n, yr_new(st, RV_OBJECT));
 	obj->cls = name;
 	special = revive_special(st, n, name, obj);
@@ -1294,7 +1308,7 @@ map(YState *st, YNode *n)
 		v->cls = class_name(rest);
 		if (v->cls == NULL)
 			yr_fail_at(st, n, MARSHAL_ERR_UNREPRESENTABLE, "no class in %s", tag);
-		yr_permit(st, n, v->cls);
+		v->cls = yr_class(st, n, v->cls);
 		reg(st, n, v);
 		h = pairs_of(st, n);
 		internal = yr_hash_get(h, "internal");
@@ -1335,7 +1349,7 @@ map(YState *st, YNode *n)
 		{
 			v->cls = class_name(rest + 1);
 			if (v->cls)
-				yr_permit(st, n, v->cls);
+				v->cls = yr_class(st, n, v->cls);
 		}
 		reg(st, n, v);
 		for (uint32_t i = 0; i + 1 < n->nkids; i += 2)
@@ -1365,7 +1379,7 @@ map(YState *st, YNode *n)
 		v->cls = class_name(rest);
 		if (v->cls == NULL)
 			yr_fail_at(st, n, MARSHAL_ERR_UNREPRESENTABLE, "no class in %s", tag);
-		yr_permit(st, n, v->cls);
+		v->cls = yr_class(st, n, v->cls);
 		return revive_hash(st, reg(st, n, v), n);
 	}
 	if (strcmp(tag, "!omap") == 0 || strcmp(tag, "tag:yaml.org,2002:omap") == 0)
@@ -1378,7 +1392,7 @@ map(YState *st, YNode *n)
 		v->cls = class_name(rest);
 		if (v->cls == NULL)
 			yr_fail_at(st, n, MARSHAL_ERR_UNREPRESENTABLE, "no class in %s", tag);
-		yr_permit(st, n, v->cls);
+		v->cls = yr_class(st, n, v->cls);
 		reg(st, n, v);
 		/* marshal_load(children): marshal_dump taken to give them back */
 		for (uint32_t i = 0; i < n->nkids; i++)

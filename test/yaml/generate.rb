@@ -69,7 +69,7 @@ if ARGV[0] == "--oracle"
               YAML.unsafe_load(yaml)
             else
               classes, noalias = mode.sub("safe:", "").split(";")
-              YAML.safe_load(yaml, permitted_classes: classes.to_s.split(",").map { |c| Object.const_get(c) },
+              YAML.safe_load(yaml, permitted_classes: classes.to_s.split(","),
                                    aliases: noalias != "noalias")
             end
           hex = Marshal.dump(v).unpack1("H*")
@@ -366,6 +366,8 @@ STYLES = [
   "--- !ruby/object:OpenStruct\ntable:\n  :a: 1\n",
   "--- !ruby/object:OpenStruct\na: 1\nb: [x]\n",
   "--- !map:ActiveSupport::HashWithIndifferentAccess\na: 1\n",
+  "--- !map:HashWithIndifferentAccess\na: 1\nb: {c: 2}\nl: [{d: 3}]\n",
+  "--- !ruby/hash:HashWithIndifferentAccess\n:a: 1\n",
   "--- !ruby/object:ActiveSupport::HashWithIndifferentAccess\na: 1\n",
   "- - 99999999999999999999:59:59\n  - -11111111111111111111:30\n  - -0:30\n  - 1_0.5:30.5\n",
   "--- !ruby/object:BigDecimal 99:0.15e1",
@@ -427,7 +429,7 @@ end
 
 # Safe mode: YAML.safe_load(text, permitted_classes:, aliases:)
 SAFE_MODES = ["safe:", "safe:Symbol", "safe:Symbol,Time,Date", "safe:Symbol;noalias",
-              "safe:Symbol,ActiveSupport::HashWithIndifferentAccess,BigDecimal,Date,Time,ActiveSupport::TimeWithZone,ActiveSupport::TimeZone,Money",
+              "safe:Symbol,HashWithIndifferentAccess,ActiveSupport::HashWithIndifferentAccess,BigDecimal,Date,Time,ActiveSupport::TimeWithZone,ActiveSupport::TimeZone,Money",
               "safe:Set,Range,Regexp,Rational,Complex,Psych::Set,Psych::Omap,Point,Pair,MyList,MyHash,Tagged,AppError,Exception,RuntimeError,Symbol,String,Integer,Comparable,Greeting,DateTime,Object,Encoding,ActiveSupport::Duration,Widget"].freeze
 base = CASES.dup
 base.each_with_index do |(name, yaml, _), i|
