@@ -128,6 +128,7 @@ struct RVal
 	uint64_t	hash;			/* String, Symbol: of the bytes (Hash keys) */
 	const char *str;
 	size_t		len;
+	/* not allocated for RV_NIL .. RV_FLOAT and RV_SYMBOL (yr_new) */
 	const char *cls;			/* class of o S u U, subclass of " [ { */
 	RList		items;
 	RIvars		ivars;

@@ -15,6 +15,7 @@
  */
 #include "yaml_internal.h"
 
+#include <stddef.h>
 #include <string.h>
 
 /* --- values ------------------------------------------------------------- */
@@ -22,9 +23,12 @@
 RVal *
 yr_new(YState *st, RKind kind)
 {
-	RVal	   *v = yr_alloc(st, sizeof(RVal));
+	/* numbers, nil, true, false and Symbols stop before cls (see RVal) */
+	size_t		size = kind <= RV_FLOAT || kind == RV_SYMBOL ?
+		offsetof(RVal, cls) : sizeof(RVal);
+	RVal	   *v = yr_alloc(st, size);
 
-	memset(v, 0, sizeof(RVal));
+	memset(v, 0, size);
 	v->kind = kind;
 	return v;
 }
