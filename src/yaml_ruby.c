@@ -866,6 +866,8 @@ hwia_convert(YState *st, const YNode *n, RVal *value, bool assignment)
 	/* a cycle recurses until Ruby's stack runs out: here, the depth limit */
 	if (++st->depth > st->opts->max_depth)
 		yr_fail_at(st, n, MARSHAL_ERR_DEPTH, "nesting deeper than %u", st->opts->max_depth);
+	if (st->arena.hooks && st->arena.hooks->check_stack)
+		st->arena.hooks->check_stack(st->arena.hooks->ctx);
 	res = convert_nested(st, n, value, assignment);
 	st->depth--;
 	return res;
