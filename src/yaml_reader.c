@@ -24,7 +24,10 @@ struct YArenaChunk
 	YArenaChunk *next;
 };
 
+/* Chunks of 64 kB; what needs over a quarter of one gets its own. */
 #define ARENA_CHUNK (64 * 1024)
+/* Values start 16-aligned after the chunk's link */
+#define ARENA_HEADER 16
 
 static void *
 hook_alloc(const MarshalHooks *h, size_t size)
@@ -50,18 +53,17 @@ yr_alloc(YState *st, size_t size)
 	size = (size + 15) & ~(size_t) 15;
 	if (size > a->left)
 	{
-		size_t		chunk = size > ARENA_CHUNK / 4 ? size : ARENA_CHUNK;
-		YArenaChunk *c = hook_alloc(a->hooks, sizeof(YArenaChunk) + 16 + chunk);
+		bool		own = size > ARENA_CHUNK / 4;
+		YArenaChunk *c = hook_alloc(a->hooks, ARENA_HEADER + (own ? size : ARENA_CHUNK));
 
 		if (c == NULL)
 			yr_fail(st, MARSHAL_ERR_NOMEM, 0, 0, 0, "out of memory");
 		c->next = a->chunks;
 		a->chunks = c;
-		if (size > ARENA_CHUNK / 4)
-			return (char *) c + sizeof(YArenaChunk) + 16 -
-				((sizeof(YArenaChunk)) % 16);
-		a->ptr = (char *) c + sizeof(YArenaChunk) + 16 - (sizeof(YArenaChunk) % 16);
-		a->left = chunk;
+		if (own)
+			return (char *) c + ARENA_HEADER;
+		a->ptr = (char *) c + ARENA_HEADER;
+		a->left = ARENA_CHUNK;
 	}
 	p = a->ptr;
 	a->ptr += size;
