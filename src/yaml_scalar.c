@@ -399,24 +399,52 @@ ruby_to_i(const char *s, size_t len, bool *neg, char *out)
 	return n;
 }
 
-/* String#to_f of the last part: digits and one '.', underscores between */
+/*
+ * String#to_f of one sexagesimal part, as rb_cstr_to_dbl reads it: strtod,
+ * and where that stops early (at an underscore) the text again without its
+ * underscores, but only the first DBL_DIG * 4 = 60 characters of it (a
+ * longer mantissa loses digits, and magnitude, as in Ruby).
+ */
 static double
-ruby_to_f(const char *s, size_t len)
+ruby_to_f(YState *st, const char *s, size_t len)
 {
-	char		buf[128];
-	size_t		k = 0;
+	char	   *t = yr_strdup(st, s, len);
+	char	   *end;
+	char		buf[15 * 4 + 10];
+	char	   *n = buf;
+	char	   *e = buf + 15 * 4;
+	char		prev = 0;
+	int			dot_seen = 0;
+	const char *p = t;
+	double		d = strtod(t, &end);
 
-	for (size_t i = 0; i < len && k < sizeof(buf) - 1; i++)
+	if (*end == '\0')
+		return d;
+	if (*p == '+' || *p == '-')
+		prev = *n++ = *p++;
+	if (*p == '0')
 	{
-		if (s[i] == '_' && i > 0 && IS_DIGIT(s[i - 1]) && i + 1 < len && IS_DIGIT(s[i + 1]))
-			continue;
-		if (!(IS_DIGIT(s[i]) || s[i] == '.' || (i == 0 && (s[i] == '-' || s[i] == '+'))))
-			break;
-		if (s[i] == '.' && (i + 1 >= len || !IS_DIGIT(s[i + 1])))
-			break;
-		buf[k++] = s[i];
+		prev = *n++ = '0';
+		while (*++p == '0')
+			;
 	}
-	buf[k] = '\0';
+	while (p < end && n < e)
+		prev = *n++ = *p++;
+	while (*p)
+	{
+		/* an underscore between digits goes; anything else ends it */
+		if (*p == '_')
+		{
+			if (n == buf || !IS_DIGIT(prev) || (++p, !IS_DIGIT(*p)))
+				break;
+		}
+		prev = *p++;
+		if (prev == '.' ? dot_seen++ : !IS_DIGIT(prev))
+			break;
+		if (n < e)
+			*n++ = prev;
+	}
+	*n = '\0';
 	return strtod(buf, NULL);
 }
 
@@ -487,7 +515,7 @@ sexagesimal(YState *st, const char *s, size_t len, bool isfloat)
 		double		f = 0;
 
 		for (int e = 0; e < np; e++)
-			f += ruby_to_f(s + start[e], end[e] - start[e]) * (e == 0 ? 3600.0 : e == 1 ? 60.0 : 1.0);
+			f += ruby_to_f(st, s + start[e], end[e] - start[e]) * (e == 0 ? 3600.0 : e == 1 ? 60.0 : 1.0);
 		return yr_float(st, f);
 	}
 	/* the later parts are 0..59 */
