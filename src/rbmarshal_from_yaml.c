@@ -43,7 +43,7 @@ report(const MarshalError *err)
 					(errcode(ERRCODE_STATEMENT_TOO_COMPLEX),
 					 errmsg("YAML value nested too deeply"),
 					 errdetail("At %s.", err->detail),
-					 errhint("Raise \"rbmarshal.max_depth\" (currently %d) to accept deeper values.",
+					 errhint("Values nest at most %d levels (\"rbmarshal.max_depth\", fixed).",
 							 rbmarshal_max_depth)));
 			break;
 		case MARSHAL_ERR_NOMEM:
