@@ -93,3 +93,21 @@ SELECT rbmarshal_from_yaml(E'--- !ruby/hash:ActiveSupport::HashWithIndifferentAc
 	'a: &a {x: 1, y: 2}' || string_agg(format(E'\n%s: &%s {p: *%s, q: *%s, r: *%s, s: *%s}',
 	chr(97 + i), chr(97 + i), chr(96 + i), chr(96 + i), chr(96 + i), chr(96 + i)), '')) FROM generate_series(1, 20) i;
 
+-- rbmarshal_migrate(..., source_format => 'yaml'): a YAML column to jsonb in
+-- batches, the rows that cannot load recorded and left alone
+CREATE TABLE yaml_users (id int PRIMARY KEY, settings text, settings_json jsonb);
+INSERT INTO yaml_users VALUES
+	(1, E'---\ntheme: dark\nsince: 2024-03-05\n', NULL),
+	(2, E'--- !ruby/hash:ActiveSupport::HashWithIndifferentAccess\nlimits: [1, 2]\n:sym: x\n', NULL),
+	(3, E'a: [', NULL),
+	(4, E'--- !ruby/object:Money\ncents: 5\ncurrency: USD\n', NULL);
+SET client_min_messages = warning;	-- the progress NOTICEs show timings
+CALL rbmarshal_migrate('yaml_users', 'settings', 'settings_json', batch_size => 2, source_format => 'yaml');
+RESET client_min_messages;
+SELECT id, settings_json, settings_json IS NOT DISTINCT FROM
+       CASE WHEN id <> 3 THEN rbmarshal_from_yaml(settings)::jsonb END AS same
+  FROM yaml_users ORDER BY id;
+SELECT key, error FROM rbmarshal_migration_errors WHERE relation = 'yaml_users'::regclass ORDER BY key;
+-- leave the extension's migration tables as the other tests expect them
+DELETE FROM rbmarshal_migration_errors WHERE relation = 'yaml_users'::regclass;
+DELETE FROM rbmarshal_migration_progress WHERE relation = 'yaml_users'::regclass;

@@ -457,7 +457,8 @@ GRANT SELECT, INSERT, UPDATE, DELETE ON rbmarshal_migration_progress, rbmarshal_
 -- (given, or NULL for the target column's type), after checking that the
 -- columns exist and that the source format fits the source column:
 --   bytea: auto or marshal (Marshal bytes), cache (a Rails cache entry);
---   text:  auto (hex or Base64), hex, base64, literal (a Ruby literal).
+--   text:  auto (hex or Base64), hex, base64, literal (a Ruby literal),
+--          yaml (a YAML serialize column, as rbmarshal_from_yaml reads it).
 CREATE FUNCTION rbmarshal_migration_expr(relation regclass, source_column name, target_column name,
 										 source_format text, INOUT target_type text,
 										 OUT conversion text)
@@ -511,8 +512,10 @@ BEGIN
 	ELSIF source_type IN ('text'::regtype, 'character varying'::regtype, 'character'::regtype) THEN
 		IF source_format IN ('auto', 'hex', 'base64', 'literal') THEN
 			m := format('%s.rbmarshal_from_text(%s::pg_catalog.text, %L)', ext, src, source_format);
+		ELSIF source_format = 'yaml' THEN
+			m := format('%s.rbmarshal_from_yaml(%s::pg_catalog.text)', ext, src);
 		ELSE
-			RAISE EXCEPTION 'source_format for the text column "%" must be auto, hex, base64 or literal, not %',
+			RAISE EXCEPTION 'source_format for the text column "%" must be auto, hex, base64, literal or yaml, not %',
 				source_column, coalesce(source_format, 'NULL')
 				USING ERRCODE = 'invalid_parameter_value';
 		END IF;
