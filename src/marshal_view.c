@@ -99,6 +99,27 @@ delegated(const MarshalDoc *doc, size_t data, size_t *pos, MarshalError *err)
 	return MARSHAL_OK;
 }
 
+/*
+ * The postgresql adapter's wrappers of a value for the database: a 7.1-format
+ * record holds its attributes in them, and the record Rails loads has their
+ * data (the Struct OID::Array::Data's values, OID::Bit::Data's and
+ * OID::Xml::Data's @value).  *inner: that data, 0 for any other value.
+ */
+static MarshalStatus
+adapter_data(const MarshalDoc *doc, const MarshalNode *n, size_t *inner,
+			 MarshalError *err)
+{
+#define PG_OID "ActiveRecord::ConnectionAdapters::PostgreSQL::OID::"
+	*inner = 0;
+	if (n->type == MT_STRUCT && marshal_bytes_eq(n->cls, PG_OID "Array::Data"))
+		return marshal_find_ivar(doc, n->items, n->count, "values", inner, err);
+	if (n->type == MT_OBJECT && (marshal_bytes_eq(n->cls, PG_OID "Bit::Data") ||
+								 marshal_bytes_eq(n->cls, PG_OID "Xml::Data")))
+		return marshal_find_ivar(doc, n->items, n->count, "@value", inner, err);
+	return MARSHAL_OK;
+#undef PG_OID
+}
+
 MarshalStatus
 marshal_view(const MarshalDoc *doc, size_t pos, MarshalView *view,
 			 MarshalError *err)
@@ -129,8 +150,19 @@ marshal_view(const MarshalDoc *doc, size_t pos, MarshalView *view,
 				view->kind = MV_HASH;
 				return MARSHAL_OK;
 			case MT_STRUCT:
-				view->kind = MV_STRUCT;
-				return MARSHAL_OK;
+				{
+					size_t		inner;
+
+					if ((st = adapter_data(doc, n, &inner, err)) != MARSHAL_OK)
+						return st;
+					if (inner == 0)
+					{
+						view->kind = MV_STRUCT;
+						return MARSHAL_OK;
+					}
+					pos = inner;
+				}
+				break;
 			case MT_OBJECT:
 				{
 					size_t		v;
@@ -151,6 +183,13 @@ marshal_view(const MarshalDoc *doc, size_t pos, MarshalView *view,
 					}
 					if (cls && cls->view == MCV_SCALAR)
 						return MARSHAL_OK;	/* MV_SCALAR */
+					if ((st = adapter_data(doc, n, &v, err)) != MARSHAL_OK)
+						return st;
+					if (v)
+					{
+						pos = v;
+						break;
+					}
 					if ((st = marshal_record_view(doc, view, err)) != MARSHAL_OK ||
 						view->kind == MV_RECORD)
 						return st;
