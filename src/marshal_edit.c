@@ -276,6 +276,7 @@ match_keys(const MarshalDoc *doc, const MarshalView *view,
 		TRY(marshal_view_next(doc, &it, &e, &done, err));
 		if (done)
 			break;
+		marshal_doc_interrupts(doc, it.i);
 		if (view->kind == MV_HASH && *all_symbols)
 		{
 			MarshalNode k;
@@ -327,6 +328,7 @@ edit_delete(Edit *e, const MarshalView *view, const MarshalEditArgs *args,
 			{
 				bool		yes;
 
+				marshal_doc_interrupts(e->doc, i);
 				TRY(element_is_text(e->doc, p, key, &yes, err));
 				if (yes)
 					e->change.drop[i] = 1;

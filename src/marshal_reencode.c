@@ -48,6 +48,7 @@ typedef struct Reenc
 	size_t		namecap;
 	/* where the document's frozen String keys and zones are (as a table) */
 	struct Reenc *fstrings;
+	uint64_t	nvalues;		/* values written, for interrupt checks */
 } Reenc;
 
 static MarshalStatus re_value(Reenc *r, size_t pos, size_t *next);
@@ -696,6 +697,8 @@ re_value(Reenc *r, size_t pos, size_t *next)
 		}
 	}
 	TRY(deeper(r, pos));
+	if ((++r->nvalues & 4095) == 0 && r->hooks && r->hooks->check_interrupts)
+		r->hooks->check_interrupts(r->hooks->ctx);
 	if (r->depth % 8 == 0 && r->hooks && r->hooks->check_stack)
 		r->hooks->check_stack(r->hooks->ctx);
 
