@@ -749,7 +749,8 @@ marshal_concat(const MarshalDoc *v, const MarshalDoc *w,
 		}
 		memset(e.change.replace, 0, (a.count + 1) * sizeof(size_t));
 		indifferent = marshal_bytes_eq(a.uclass, MARSHAL_HWIA);
-		if (indifferent)
+		/* update converts what it stores, unless from another one */
+		if (indifferent && !marshal_bytes_eq(b.uclass, MARSHAL_HWIA))
 			e.change.convert = MCONV_UPDATE;
 		vk = buf;
 		vv = vk + a.count;

@@ -350,7 +350,7 @@ end
     a = random_hash(1, [], kind)
     b = random_hash(1, [], R.pick(%i[sym str mixed]))
     b[a.keys.first] = random_value(2, []) if !a.empty? && R.chance(0.5) && !a.is_a?(ActiveSupport::HashWithIndifferentAccess)
-    b = acyclic { random_hash(1, [], R.pick(%i[sym str mixed])) } if a.is_a?(ActiveSupport::HashWithIndifferentAccess)
+    b = acyclic { random_hash(1, [], R.pick(%i[sym str mixed hwia])) } if a.is_a?(ActiveSupport::HashWithIndifferentAccess)
   end
   x = fresh(Marshal.dump(a))
   y = fresh(Marshal.dump(b))
