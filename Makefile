@@ -3,7 +3,10 @@ EXTENSION = rbmarshal
 EXTVERSION = $(shell sed -n "s/^default_version = '\\(.*\\)'$$/\\1/p" $(EXTENSION).control)
 
 MODULE_big = rbmarshal
-CODEC_OBJS = src/marshal_reader.o src/marshal_hex_base64.o src/marshal_cursor.o src/marshal_numbers_dates.o src/marshal_json.o src/marshal_json_text.o src/marshal_time.o src/marshal_writer.o src/marshal_reencode.o src/marshal_view.o src/marshal_class.o src/marshal_literal.o src/marshal_inspect.o src/marshal_rails_cache.o src/marshal_activerecord.o src/marshal_to_s.o src/marshal_edit.o
+# The codec, free of PostgreSQL: the extension, the unit tests, the fuzzers
+# (test/fuzz/fuzz.mk) and the benchmark (bench/) all build it from this line.
+CODEC_SRC = src/marshal_reader.c src/marshal_cursor.c src/marshal_hex_base64.c src/marshal_numbers_dates.c src/marshal_class.c src/marshal_time.c src/marshal_view.c src/marshal_json.c src/marshal_json_text.c src/marshal_activerecord.c src/marshal_writer.c src/marshal_reencode.c src/marshal_literal.c src/marshal_inspect.c src/marshal_inspect_text.c src/marshal_to_s.c src/marshal_edit.c src/marshal_rails_cache.c
+CODEC_OBJS = $(CODEC_SRC:.c=.o)
 SHLIB_LINK = -lz -lyaml
 # the YAML reader (PostgreSQL-free, like the codec; needs libyaml)
 YAML_SRC = src/yaml_reader.c src/yaml_scalar.c src/yaml_ruby.c src/yaml_dump.c
@@ -37,15 +40,17 @@ $(OBJS): $(wildcard src/marshal*.h) src/rbmarshal.h src/yaml_reader.h src/yaml_i
 
 # --- the codec on its own: unit tests, sanitizers, fuzzers -----------------
 
-CODEC_SRC = src/marshal_reader.c src/marshal_hex_base64.c src/marshal_cursor.c src/marshal_numbers_dates.c src/marshal_json.c src/marshal_json_text.c src/marshal_time.c src/marshal_writer.c src/marshal_reencode.c src/marshal_view.c src/marshal_class.c src/marshal_literal.c src/marshal_inspect.c src/marshal_rails_cache.c src/marshal_activerecord.c src/marshal_to_s.c src/marshal_edit.c
 UNIT_CFLAGS = -std=c11 -g -O2 -Wall -Wextra -Werror -Isrc
 
-test/unit/test_codec: test/unit/test_codec.c $(CODEC_SRC) $(wildcard src/marshal*.h)
-	$(CC) $(UNIT_CFLAGS) -o $@ test/unit/test_codec.c $(CODEC_SRC) -lm -lz
+# test_codec.c (the harness) and one test_<module>.c per codec module
+UNIT_SRC = $(wildcard test/unit/test_*.c)
 
-test/unit/test_codec_asan: test/unit/test_codec.c $(CODEC_SRC) $(wildcard src/marshal*.h)
+test/unit/test_codec: $(UNIT_SRC) test/unit/unit.h $(CODEC_SRC) $(wildcard src/marshal*.h)
+	$(CC) $(UNIT_CFLAGS) -o $@ $(UNIT_SRC) $(CODEC_SRC) -lm -lz
+
+test/unit/test_codec_asan: $(UNIT_SRC) test/unit/unit.h $(CODEC_SRC) $(wildcard src/marshal*.h)
 	clang $(UNIT_CFLAGS) -fsanitize=address,undefined -fno-sanitize-recover=all \
-		-o $@ test/unit/test_codec.c $(CODEC_SRC) -lm -lz
+		-o $@ $(UNIT_SRC) $(CODEC_SRC) -lm -lz
 
 # C unit tests of the codec against the committed fixtures.
 unit: test/unit/test_codec

@@ -13,7 +13,8 @@
 # Keep the including Makefile's default goal (this file may come first).
 bench_saved_default_goal := $(.DEFAULT_GOAL)
 
-CODEC_SRC ?= src/marshal_reader.c src/marshal_hex_base64.c
+# the top-level Makefile's list (read from it when this file is used alone)
+CODEC_SRC ?= $(shell sed -n 's/^CODEC_SRC[ \t]*=[ \t]*//p' Makefile 2>/dev/null)
 
 bench:
 	CC='$(CC)' CODEC_SRC='$(filter-out %/marshal_rails_cache.c,$(CODEC_SRC))' bash bench/run.sh
