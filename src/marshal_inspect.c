@@ -134,7 +134,7 @@ show_date(Out *o, const MarshalNode *n, bool datetime)
 	{
 		/* the local civil date (DateTime: shifted by the offset) */
 		int64_t		local = df + (datetime ? of : 0);
-		int64_t		ljd = jd + (local >= 0 ? local / 86400 : -((-local + 86399) / 86400));
+		int64_t		ljd = jd + marshal_floor_div(local, 86400);
 
 		local -= (ljd - jd) * 86400;
 		if ((double) ljd < sg)

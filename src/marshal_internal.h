@@ -1,6 +1,9 @@
 /*
  * marshal_internal.h
- *		Primitives shared by the reader and the cursor (not installed).
+ *		What the codec's files share and its users do not see: errors,
+ *		allocation, the packed-long and skipping primitives, and the
+ *		functions one module offers the others.  Sections in dependency
+ *		order: primitives first, then by the file that defines them.
  */
 #ifndef RBMARSHAL_MARSHAL_INTERNAL_H
 #define RBMARSHAL_MARSHAL_INTERNAL_H
@@ -193,6 +196,13 @@ marshal_encode_long(int64_t x, uint8_t buf[9])
 	return (size_t) i + 1;
 }
 
+/* a / b rounded down (b > 0): days of a count of seconds, before 1970 too */
+static inline int64_t
+marshal_floor_div(int64_t a, int64_t b)
+{
+	return a >= 0 ? a / b : -((-a + b - 1) / b);
+}
+
 /* v (>= 0, under 10^width) as exactly width zero-padded digits; no NUL. */
 static inline size_t
 marshal_put_digits(char *out, int64_t v, int width)
@@ -306,8 +316,10 @@ extern MarshalStatus marshal_time_decode(const MarshalDoc *doc,
 extern MarshalStatus marshal_date_fields(const MarshalDoc *doc,
 										 const MarshalNode *n, int64_t *v,
 										 MarshalError *err);
-/* as_json text of a wall clock, Time, TimeWithZone, Date and DateTime
- * (out holds 80 bytes; prec fraction digits, 0..9) */
+/*
+ * as_json text of a wall clock, Time, TimeWithZone, Date and DateTime (out
+ * holds 80 bytes; prec fraction digits, 0..9)
+ */
 extern size_t marshal_format_wall(int64_t wall, int64_t nsec, int prec,
 								  char *out);
 extern MarshalStatus marshal_time_json(const MarshalDoc *doc,

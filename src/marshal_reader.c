@@ -402,6 +402,23 @@ encoding_of_ivar(Reader *r, SymTag tag, uint8_t vkind, size_t vpos,
 
 static MarshalStatus read_symbol(Reader *r, uint32_t *index);
 
+/* One ivar pair: its name's tag and what it means for the encoding. */
+static MarshalStatus
+read_ivar(Reader *r, SymTag *tag, int *enc)
+{
+	uint32_t	name;
+	size_t		vpos;
+	uint32_t	vslot;
+	uint8_t		vkind;
+
+	TRY(read_symbol(r, &name));
+	*tag = (SymTag) r->sym_tag[name];
+	vpos = r->pos;
+	vslot = r->nobj;
+	TRY(read_object(r, &vkind));
+	return encoding_of_ivar(r, *tag, vkind, vpos, vslot, enc);
+}
+
 /* A symbol's name, numbered: all of r_symreal for one without ivars. */
 static HOT_INLINE MarshalStatus
 add_symbol(Reader *r, const uint8_t **s, size_t *n, uint32_t *idx)
@@ -448,17 +465,10 @@ read_symreal(Reader *r, int ivar, uint32_t *index)
 		TRY(read_long(r, "ivar count", &count));
 		while (count-- > 0)
 		{
-			uint32_t	name;
-			size_t		vpos;
-			uint32_t	vslot;
-			uint8_t		vkind;
+			SymTag		tag;
 			int			e;
 
-			TRY(read_symbol(r, &name));
-			vpos = r->pos;
-			vslot = r->nobj;
-			TRY(read_object(r, &vkind));
-			TRY(encoding_of_ivar(r, (SymTag) r->sym_tag[name], vkind, vpos, vslot, &e));
+			TRY(read_ivar(r, &tag, &e));
 			enc = e;			/* the last pair decides, as in MRI */
 		}
 		r->depth--;
@@ -480,6 +490,18 @@ read_symreal(Reader *r, int ivar, uint32_t *index)
 }
 
 /* MRI's r_symbol: a class, ivar or member name. */
+/* The number of a symbol link whose ';' is at at: one already defined. */
+static HOT_INLINE MarshalStatus
+read_symlink(Reader *r, size_t at, int64_t *n)
+{
+	TRY(read_long(r, "symbol link", n));
+	if (*n < 0 || *n >= r->nsym)
+		return fail_at(r, MARSHAL_ERR_FORMAT, at,
+					   "symbol link %lld is out of range (%u symbols so far)",
+					   (long long) *n, r->nsym);
+	return MARSHAL_OK;
+}
+
 static MarshalStatus
 read_symbol(Reader *r, uint32_t *index)
 {
@@ -505,11 +527,7 @@ read_symbol(Reader *r, uint32_t *index)
 			if (ivar)
 				return fail_at(r, MARSHAL_ERR_FORMAT, at,
 							   "expected a symbol, found a symbol link with encoding");
-			TRY(read_long(r, "symbol link", &n));
-			if (n < 0 || n >= r->nsym)
-				return fail_at(r, MARSHAL_ERR_FORMAT, at,
-							   "symbol link %lld is out of range (%u symbols so far)",
-							   (long long) n, r->nsym);
+			TRY(read_symlink(r, at, &n));
 			*index = (uint32_t) n;
 			return MARSHAL_OK;
 		}
@@ -537,10 +555,6 @@ read_ivars(Reader *r, uint8_t target, bool *has_encoding)
 					   kind_name(target));
 	while (count-- > 0)
 	{
-		uint32_t	name;
-		size_t		vpos;
-		uint32_t	vslot;
-		uint8_t		vkind;
 		int			enc;
 		SymTag		tag;
 		size_t		q;
@@ -559,14 +573,7 @@ read_ivars(Reader *r, uint8_t target, bool *has_encoding)
 			r->pos = q + 1;
 		}
 		else
-		{
-			TRY(read_symbol(r, &name));
-			tag = (SymTag) r->sym_tag[name];
-			vpos = r->pos;
-			vslot = r->nobj;
-			TRY(read_object(r, &vkind));
-			TRY(encoding_of_ivar(r, tag, vkind, vpos, vslot, &enc));
-		}
+			TRY(read_ivar(r, &tag, &enc));
 		if (enc)
 		{
 			if (target != MK_STRING && target != MK_REGEXP &&
@@ -589,6 +596,17 @@ read_ivars(Reader *r, uint8_t target, bool *has_encoding)
 	return MARSHAL_OK;
 }
 
+/* Step *i over decimal digits; false if there were none. */
+static bool
+skip_digits(const uint8_t *p, size_t n, size_t *i)
+{
+	size_t		start = *i;
+
+	while (*i < n && p[*i] >= '0' && p[*i] <= '9')
+		(*i)++;
+	return *i > start;
+}
+
 /*
  * Float text as MRI writes it ("1.5", "1e-5", "-0", "nan", "inf", "-inf")
  * or as Ruby 1.8 wrote it (%.17g, optionally followed by NUL and binary
@@ -599,24 +617,18 @@ static bool
 float_text_ok(const uint8_t *p, size_t n)
 {
 	size_t		i = 0;
-	size_t		digits = 0;
 
 	if ((n == 3 && (memcmp(p, "nan", 3) == 0 || memcmp(p, "inf", 3) == 0)) ||
 		(n == 4 && memcmp(p, "-inf", 4) == 0))
 		return true;
 	if (i < n && p[i] == '-')
 		i++;
-	while (i < n && p[i] >= '0' && p[i] <= '9')
-		i++, digits++;
-	if (digits == 0)
+	if (!skip_digits(p, n, &i))
 		return false;
 	if (i < n && p[i] == '.')
 	{
 		i++;
-		digits = 0;
-		while (i < n && p[i] >= '0' && p[i] <= '9')
-			i++, digits++;
-		if (digits == 0)
+		if (!skip_digits(p, n, &i))
 			return false;
 	}
 	if (i < n && (p[i] == 'e' || p[i] == 'E'))
@@ -624,10 +636,7 @@ float_text_ok(const uint8_t *p, size_t n)
 		i++;
 		if (i < n && (p[i] == '+' || p[i] == '-'))
 			i++;
-		digits = 0;
-		while (i < n && p[i] >= '0' && p[i] <= '9')
-			i++, digits++;
-		if (digits == 0)
+		if (!skip_digits(p, n, &i))
 			return false;
 	}
 	/* the end, or the legacy NUL + mantissa tail */
@@ -807,18 +816,10 @@ read_class_name(Reader *r, int *ivp)
 		TRY(read_long(r, "ivar count", &count));
 		if (count > 0)
 		{
-			uint32_t	name;
-			size_t		vpos;
-			uint32_t	vslot;
-			uint8_t		vkind;
+			SymTag		tag;
 			int			enc;
 
-			TRY(read_symbol(r, &name));
-			vpos = r->pos;
-			vslot = r->nobj;
-			TRY(read_object(r, &vkind));
-			TRY(encoding_of_ivar(r, (SymTag) r->sym_tag[name], vkind, vpos,
-								 vslot, &enc));
+			TRY(read_ivar(r, &tag, &enc));
 			if (enc)
 				count--;
 		}
@@ -1001,11 +1002,7 @@ read_object_for(Reader *r, size_t start, int *ivp, int type, uint8_t *kind)
 			return read_symreal(r, 0, &sym);
 
 		case MT_SYMLINK:
-			TRY(read_long(r, "symbol link", &v));
-			if (v < 0 || v >= r->nsym)
-				return fail_at(r, MARSHAL_ERR_FORMAT, at,
-							   "symbol link %lld is out of range (%u symbols so far)",
-							   (long long) v, r->nsym);
+			TRY(read_symlink(r, at, &v));
 			*kind = MK_SYMBOL;
 			return MARSHAL_OK;
 

@@ -255,7 +255,7 @@ marshal_date_fields(const MarshalDoc *doc, const MarshalNode *n, int64_t *v,
 size_t
 marshal_format_wall(int64_t wall, int64_t nsec, int prec, char *out)
 {
-	int64_t		days = wall >= 0 ? wall / 86400 : -((-wall + 86399) / 86400);
+	int64_t		days = marshal_floor_div(wall, 86400);
 	int64_t		secs = wall - days * 86400;
 	int64_t		y;
 	int			m;
@@ -486,8 +486,8 @@ marshal_date_json(const MarshalDoc *doc, const MarshalNode *n, bool datetime,
 		/* jd and df are UTC; the wall clock is shifted by the offset */
 		int64_t		secs = v[2] + v[4];
 
-		jd += secs >= 0 ? secs / 86400 : -((-secs + 86399) / 86400);
-		secs -= (secs >= 0 ? secs / 86400 : -((-secs + 86399) / 86400)) * 86400;
+		jd += marshal_floor_div(secs, 86400);
+		secs -= marshal_floor_div(secs, 86400) * 86400;
 		v[2] = secs;
 	}
 	if ((double) jd < sg)
@@ -591,7 +591,7 @@ marshal_time_parts(const MarshalDoc *doc, size_t pos, MarshalInstant *t,
 	parts->utc = ti.utc;
 	parts->offset = ti.utc ? 0 : ti.offset;
 	wall = ti.epoch + parts->offset;
-	days = wall >= 0 ? wall / 86400 : -((-wall + 86399) / 86400);
+	days = marshal_floor_div(wall, 86400);
 	secs = wall - days * 86400;
 	marshal_civil_from_days(days, &parts->year, &parts->month, &parts->day);
 	parts->hour = (int) (secs / 3600);

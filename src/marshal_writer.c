@@ -756,7 +756,7 @@ marshal_write_encoding(MarshalWriter *w, MarshalEncoding enc,
 void
 marshal_write_time_utc(MarshalWriter *w, int64_t epoch, int32_t usec)
 {
-	int64_t		days = epoch >= 0 ? epoch / 86400 : -((-epoch + 86399) / 86400);
+	int64_t		days = marshal_floor_div(epoch, 86400);
 	int64_t		secs = epoch - days * 86400;
 	int64_t		year;
 	int			mon;
