@@ -29,37 +29,54 @@ test_printable(void)
 void
 test_text(void)
 {
+	static const struct
+	{
+		bool		base64;
+		const char *text;
+		MarshalTextStatus status;
+		const char *want;		/* OK: the bytes as hex; else NULL */
+		long		errpos;		/* -1: not checked */
+		const char *what;
+	}			cases[] = {
+		{false, "04 08\n30", MARSHAL_TEXT_OK, "040830", -1, "hex with spaces"},
+		{false, "0408 3", MARSHAL_TEXT_ODD_LENGTH, NULL, -1, "odd hex"},
+		{false, "04g8", MARSHAL_TEXT_BAD_DIGIT, NULL, 2, "bad hex digit"},
+		{false, "0 408", MARSHAL_TEXT_BAD_DIGIT, NULL, -1, "space inside a byte pair"},
+		/* "BAgw" = 04 08 30 (nil); "BAhJIgZhBjoGRVQ=" = "a" in UTF-8 */
+		{true, "BAgw", MARSHAL_TEXT_OK, "040830", -1, "base64 nil"},
+		{true, "BAhJIgZhBjoGRVQ=\n", MARSHAL_TEXT_OK, "040849220661063a064554", -1,
+		"base64 with padding and newline"},
+		{true, "BAhJIgZh\nBjoGRVQ", MARSHAL_TEXT_OK, "040849220661063a064554", -1,
+		"base64 without padding"},
+		{true, "BAh=J", MARSHAL_TEXT_BAD_PADDING, NULL, -1, "data after padding"},
+		{true, "BAhJI", MARSHAL_TEXT_ODD_LENGTH, NULL, -1, "one stray sextet"},
+		{true, "BA*w", MARSHAL_TEXT_BAD_DIGIT, NULL, 2, "bad base64 character"},
+		{true, "BA===", MARSHAL_TEXT_BAD_PADDING, NULL, -1, "too much padding"},
+	};
 	uint8_t		out[64];
 	size_t		n;
 	size_t		pos;
-	char		hex[16];
+	char		hex[2 * sizeof(out) + 1];
 
-	check(marshal_hex_decode("04 08\n30", 8, out, &n, &pos) == MARSHAL_TEXT_OK &&
-		  n == 3 && out[0] == 4 && out[2] == 0x30, "hex with spaces", "hex");
-	check(marshal_hex_decode("0408 3", 6, out, &n, &pos) == MARSHAL_TEXT_ODD_LENGTH,
-		  "odd hex", "hex");
-	check(marshal_hex_decode("04g8", 4, out, &n, &pos) == MARSHAL_TEXT_BAD_DIGIT &&
-		  pos == 2, "bad hex digit", "hex");
-	check(marshal_hex_decode("0 408", 5, out, &n, &pos) == MARSHAL_TEXT_BAD_DIGIT,
-		  "space inside a byte pair", "hex");
+	for (size_t i = 0; i < lengthof(cases); i++)
+	{
+		size_t		len = strlen(cases[i].text);
+		MarshalTextStatus st = cases[i].base64 ?
+			marshal_base64_decode(cases[i].text, len, out, &n, &pos) :
+			marshal_hex_decode(cases[i].text, len, out, &n, &pos);
+		bool		ok = st == cases[i].status;
+
+		if (ok && cases[i].want)
+		{
+			marshal_hex_encode(out, n, hex);
+			ok = 2 * n == strlen(cases[i].want) && memcmp(hex, cases[i].want, 2 * n) == 0;
+		}
+		if (ok && cases[i].errpos >= 0)
+			ok = pos == (size_t) cases[i].errpos;
+		check(ok, cases[i].what, cases[i].base64 ? "base64" : "hex");
+	}
 	marshal_hex_encode((const uint8_t *) "\x04\x08\xff", 3, hex);
 	check(memcmp(hex, "0408ff", 6) == 0, "hex encode", "hex");
-
-	/* "BAgw" = 04 08 30 (nil); "BAhJIgZhBjoGRVQ=" = "a" in UTF-8 */
-	check(marshal_base64_decode("BAgw", 4, out, &n, &pos) == MARSHAL_TEXT_OK &&
-		  n == 3 && out[2] == 0x30, "base64 nil", "base64");
-	check(marshal_base64_decode("BAhJIgZhBjoGRVQ=\n", 17, out, &n, &pos) == MARSHAL_TEXT_OK &&
-		  n == 11 && out[10] == 'T', "base64 with padding and newline", "base64");
-	check(marshal_base64_decode("BAhJIgZh\nBjoGRVQ", 16, out, &n, &pos) == MARSHAL_TEXT_OK &&
-		  n == 11, "base64 without padding", "base64");
-	check(marshal_base64_decode("BAh=J", 5, out, &n, &pos) == MARSHAL_TEXT_BAD_PADDING,
-		  "data after padding", "base64");
-	check(marshal_base64_decode("BAhJI", 5, out, &n, &pos) == MARSHAL_TEXT_ODD_LENGTH,
-		  "one stray sextet", "base64");
-	check(marshal_base64_decode("BA*w", 4, out, &n, &pos) == MARSHAL_TEXT_BAD_DIGIT &&
-		  pos == 2, "bad base64 character", "base64");
-	check(marshal_base64_decode("BA===", 5, out, &n, &pos) == MARSHAL_TEXT_BAD_PADDING,
-		  "too much padding", "base64");
 }
 
 /* sessions.tsv holds Base64 text exactly as activerecord-session_store. */
