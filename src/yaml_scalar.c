@@ -753,29 +753,27 @@ yr_parse_time(YState *st, const YNode *n, const char *s, size_t len)
 	read_num(s, len, &i, &ss, 0);
 	if (i < len && s[i] == '.')
 	{
-		int			nd = 0;
+		size_t		start;
+		size_t		end;
 
-		/* Rational("0.#{digits}"): "0." alone raises ArgumentError */
 		/* md[2] may be "": Rational("0.") is 0 */
 		i++;
-		for (; i < len && IS_DIGIT(s[i]); i++, nd++)
+		for (start = i; i < len && IS_DIGIT(s[i]); i++)
+			;
+		/* trailing zeros change nothing: the rest is nanoseconds + a fraction */
+		for (end = i; end > start && s[end - 1] == '0'; end--)
+			;
+		for (size_t k = 0; k < 9; k++)
+			nsec = nsec * 10 + (start + k < end ? s[start + k] - '0' : 0);
+		/* nano_num = nsec % 1000 * subden + subnum must fit 64 bits */
+		if (end > start + 9 + 15)
+			yr_fail_at(st, n, MARSHAL_ERR_UNREPRESENTABLE,
+					   "time fraction with more than 24 significant digits");
+		for (size_t k = start + 9; k < end; k++)
 		{
-			if (nd < 9)
-				nsec = nsec * 10 + (s[i] - '0');
-			else if (nd < 27)
-			{
-				if (subden > INT64_MAX / 10)
-					yr_fail_at(st, n, MARSHAL_ERR_UNREPRESENTABLE,
-								 "time fraction with too many digits");
-				subnum = subnum * 10 + (s[i] - '0');
-				subden *= 10;
-			}
-			else if (s[i] != '0')
-				yr_fail_at(st, n, MARSHAL_ERR_UNREPRESENTABLE,
-							 "time fraction with too many digits");
+			subnum = subnum * 10 + (s[k] - '0');
+			subden *= 10;
 		}
-		for (; nd < 9; nd++)
-			nsec *= 10;
 	}
 	while (i < len && is_space(s[i]))
 		i++;
