@@ -971,6 +971,10 @@ revive_hash(YState *st, RVal *h, YNode *n)
 			hash_store(st, kn, h, deduplicate(st, key), val);
 			continue;
 		}
+		/* a key no alias can reach is frozen where it is: no copy */
+		if (kn->kind == YN_SCALAR && kn->anchor < 0 && key->kind == RV_STRING &&
+			key->cls == NULL && key->ivars.n == 0)
+			key->frozen = true;
 		hash_store(st, kn, h, deduplicate(st, key), val);
 	}
 	return h;
