@@ -6,7 +6,9 @@
 #                               (bench/yaml_bench.c), and with --db the server:
 #   bash bench/yaml.sh --db     rbmarshal_from_yaml(t) and ::jsonb on top, in a
 #                               throwaway cluster (pg_virtualenv; the extension
-#                               installed; hold /tmp/rbm-pg.lock around it)
+#                               installed; hold /tmp/rbm-pg.lock around it), or
+#                               with BENCH_PSQL=1 in the server the PG*
+#                               variables name
 #
 # Each time is the median of several runs; the ratios are to Ruby's time.
 set -euo pipefail
@@ -39,16 +41,18 @@ awk -v r="$ruby_ms" -v l="$lib_ms" 'BEGIN { printf "  %.1fx faster than Ruby\n",
 [[ ${1:-} == --db ]] || exit 0
 # seven runs of each query; the median
 {
-	echo "CREATE EXTENSION rbmarshal;"
+	echo "SET client_min_messages = warning; DROP TABLE IF EXISTS yaml_bench; CREATE EXTENSION IF NOT EXISTS rbmarshal;"
 	echo "\\set content \`cat $PWD/$out/report.yaml\`"
-	echo "CREATE TABLE y AS SELECT :'content'::text AS t;"
+	echo "CREATE TABLE yaml_bench AS SELECT :'content'::text AS t;"
 	echo "\\timing on"
-	for q in "SELECT length(rbmarshal_from_yaml(t)::bytea) FROM y;" \
-		"SELECT rbmarshal_from_yaml(t)::jsonb IS NOT NULL FROM y;"; do
+	for q in "SELECT length(rbmarshal_from_yaml(t)::bytea) FROM yaml_bench;" \
+		"SELECT rbmarshal_from_yaml(t)::jsonb IS NOT NULL FROM yaml_bench;"; do
 		for _ in 1 2 3 4 5 6 7; do echo "$q"; done
 	done
 } >"$out/db.sql"
-pg_virtualenv -t psql -qXAt -f "$out/db.sql" | sed -n 's/^Time: \([0-9.]*\) ms.*/\1/p' >"$out/db.times"
+run=(pg_virtualenv -t)
+[[ -n ${BENCH_PSQL:-} ]] && run=()
+"${run[@]}" psql -qXAt -f "$out/db.sql" | sed -n 's/^Time: \([0-9.]*\) ms.*/\1/p' >"$out/db.times"
 for k in 0 1; do
 	ms=$(sed -n "$((k * 7 + 1)),$((k * 7 + 7))p" "$out/db.times" | sort -n | sed -n 4p)
 	name=$([[ $k == 0 ]] && echo "rbmarshal_from_yaml(t)" || echo "rbmarshal_from_yaml(t)::jsonb")
