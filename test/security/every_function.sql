@@ -59,3 +59,5 @@ SELECT CASE WHEN id = 2 THEN v - 0 END, v @> '{"n": 7}', v <@ '{"n": 7}', v @? '
 	   rbmarshal_path_match(v, '$.n == 7')
   FROM t ORDER BY id;
 SELECT rbmarshal_path_query(v, '$.a[*]') FROM t WHERE id = 1;
+-- YAML
+SELECT rbmarshal_from_yaml(E'---\na: 1\n'), rbmarshal_from_yaml(E'--- :sym\n', '{Symbol}', false);
