@@ -145,5 +145,17 @@ grep -E '^(ok|not ok) ' "$log/security.raw"
 grep -E '^security: ' "$log/security.raw" >"$log/security" || tail -n 60 "$log/security.raw"
 tally security "$log/security"
 
+echo "== Rails app on rbmarshal columns (contrib/rails, ActiveRecord + pg) in a throwaway cluster"
+pg_virtualenv -t bash test/rails_app/run.sh >"$log/rails-app.raw" 2>&1
+grep -E '^(ok|not ok) ' "$log/rails-app.raw"
+grep -E '^rails-app: ' "$log/rails-app.raw" >"$log/rails-app" || tail -n 30 "$log/rails-app.raw"
+tally rails-app "$log/rails-app"
+
+echo "== load: pgbench, several clients for a fixed time, in a throwaway cluster"
+pg_virtualenv -t bash test/ops/load.sh >"$log/load.raw" 2>&1
+grep -E '^(ok|not ok) ' "$log/load.raw"
+grep -E '^load: ' "$log/load.raw" >"$log/load" || tail -n 30 "$log/load.raw"
+tally load "$log/load"
+
 echo "$passed passed, $failed failed"
 [[ $failed -eq 0 ]]

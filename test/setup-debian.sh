@@ -4,7 +4,7 @@
 set -euo pipefail
 packages=(
 	build-essential
-	postgresql-15
+	postgresql-15 # also ships pgbench (test/ops/load.sh)
 	postgresql-server-dev-15
 	postgresql-common
 	zlib1g-dev libyaml-dev
