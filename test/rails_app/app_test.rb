@@ -69,13 +69,19 @@ class CreateTables < ActiveRecord::Migration[6.1]
       t.timestamps
     end
     add_index :sessions, :session_id, unique: true
-    # a cache table holding Marshal.dump(value), like the database cache stores
+    # a database cache store's table: bytea of Marshal.dump(value)
     create_table :cache_entries, force: true do |t|
       t.string :key, null: false, index: { unique: true }
-      t.rbmarshal :value
+      t.binary :value
       t.string :version
       t.datetime :expires_at
     end
+  end
+end
+
+class ConvertCacheValue < ActiveRecord::Migration[6.1]
+  def change
+    change_column :cache_entries, :value, :rbmarshal, using: "value::rbmarshal"
   end
 end
 
@@ -103,6 +109,9 @@ class BackfillSessionDataM < ActiveRecord::Migration[6.1]
 
   def up
     execute "CALL rbmarshal_migrate('sessions', 'data', 'data_m', batch_size => 2, target_type => 'rbmarshal')"
+    bad = select_value("SELECT count(*) FROM rbmarshal_migration_check('sessions', 'data', 'data_m',
+                                                                        target_type => 'rbmarshal')")
+    raise "#{bad} sessions did not convert: see rbmarshal_migration_errors" unless bad.to_i.zero?
   end
 end
 
@@ -145,7 +154,7 @@ class RbmarshalAppTest < Minitest::Test
     migrate(CreateTables)
     columns = conn.select_rows("SELECT table_name || '.' || column_name FROM information_schema.columns
                                   WHERE udt_name = 'rbmarshal' ORDER BY 1").flatten
-    assert_equal %w[cache_entries.value entries.value prefs.settings], columns
+    assert_equal %w[entries.value prefs.settings], columns
     assert_equal :rbmarshal, Entry.columns_hash["value"].type
   end
 
@@ -306,14 +315,19 @@ class RbmarshalAppTest < Minitest::Test
     conn.drop_table(:legacy_sessions)
   end
 
-  def test_30_cache_table
+  def test_30_cache_table_converted_in_place
     CacheEntry.create!(key: "views/products/1", value: Marshal.dump({ "title" => "Mug", "price" => 12 }),
                        version: "1", expires_at: Time.now + 3600)
     CacheEntry.create!(key: "old", value: Marshal.dump("gone"), expires_at: Time.now - 60)
+    migrate(ConvertCacheValue)
+    CacheEntry.reset_column_information
+    assert_equal :rbmarshal, CacheEntry.columns_hash["value"].type
     live = CacheEntry.where("expires_at IS NULL OR expires_at > now()").pluck(:key)
     assert_equal %w[views/products/1], live
     assert_equal({ "title" => "Mug", "price" => 12 }, Marshal.load(CacheEntry.find_by(key: live.first).value))
-    assert_equal "Mug", CacheEntry.where(key: live.first).pick(Arel.sql("value ->> 'title'"))
+    assert_equal %w[views/products/1], CacheEntry.where("value ->> 'title' = ?", "Mug").pluck(:key)
+    CacheEntry.create!(key: "new", value: Marshal.dump([1, 2]))
+    assert_equal [1, 2], Marshal.load(CacheEntry.find_by(key: "new").value)
   end
 
   # Rails 6.1's cache format: Marshal of ActiveSupport::Cache::Entry
@@ -325,7 +339,7 @@ class RbmarshalAppTest < Minitest::Test
                                                 FROM (SELECT rbmarshal_cache_entry(value::bytea) e
                                                         FROM cache_entries WHERE key = 'entry') t").first
       assert_equal ["Mug", "v2"], [value, version]
-      refute_nil fmt
+      assert_equal "6.1", fmt
       assert Marshal.load(CacheEntry.find_by(key: "entry").value).is_a?(ActiveSupport::Cache::Entry)
     end
   end
