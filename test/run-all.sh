@@ -127,6 +127,12 @@ pg_virtualenv -t bash test/regress-alone.sh >"$log/alone" 2>&1
 grep -vE 'PostgreSQL cluster|^Dropping cluster|^regress-alone: ' "$log/alone"
 tally regress-alone "$log/alone"
 
+echo "== README: the reference tables equal the catalog, every sql block runs"
+pg_virtualenv -t bash test/readme/run.sh >"$log/readme.raw" 2>&1
+grep -E '^(ok|not ok|    )' "$log/readme.raw"
+grep -E '^readme: ' "$log/readme.raw" >"$log/readme" || tail -n 30 "$log/readme.raw"
+tally readme "$log/readme"
+
 echo "== operational tests (memory, cancel, dump/restore) in a throwaway cluster"
 pg_virtualenv -t bash test/ops/run.sh >"$log/ops.raw" 2>&1
 grep -E '^(ok|not ok) ' "$log/ops.raw"
