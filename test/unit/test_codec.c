@@ -163,6 +163,7 @@ main(int argc, char **argv)
 	test_mutations(valid, nvalid);
 	test_record_casts();
 	test_classes(valid, nvalid);
+	test_edits(valid, nvalid);
 
 	free_fixtures(valid, nvalid, vtext);
 	free_fixtures(invalid, ninvalid, itext);

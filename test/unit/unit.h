@@ -58,6 +58,9 @@ extern void test_json_text(Fixture *fx, int n);
 /* test_class.c: the class table */
 extern void test_classes(Fixture *fx, int n);
 
+/* test_edit.c: changing values */
+extern void test_edits(Fixture *fx, int n);
+
 /* test_activerecord.c: attribute casts */
 extern void test_record_casts(void);
 
