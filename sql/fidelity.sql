@@ -2,6 +2,7 @@
 -- and ActiveRecord 6.1 and 7.2 wrote the values and their answers
 -- (test/fidelity/README.md).  as61 rows are regenerated in CI, as72 rows
 -- where the Rails source is at hand; where they differ, 7.2 is the contract.
+\i sql/include/shared_tables.sql
 SET timezone = 'UTC';
 -- a query's result, or its error: SQLSTATE, message and detail
 CREATE FUNCTION pg_temp.try(q text) RETURNS text LANGUAGE plpgsql AS $$
@@ -146,3 +147,11 @@ FROM fid_records, jsonb_each(CASE WHEN ours LIKE '{%' THEN ours::jsonb ELSE '{}'
 	FULL JOIN jsonb_each(CASE WHEN ours LIKE '{%' THEN expected::jsonb ELSE '{}' END) y USING (key)
 WHERE x.value IS DISTINCT FROM y.value
 GROUP BY ver, key ORDER BY ver, key;
+
+-- inspect of a marshal_dump (U) or _dump (u) class shows its class and its
+-- data (Ruby's own inspect of them is in their code)
+SELECT name, rbmarshal_inspect(decode(hex, 'hex')::rbmarshal) FROM fid_json
+WHERE ver = 'as72' AND name IN ('u_root_nil', 'u_root_string', 'u_root_hash', 'u_currency_example', 'u_nested_deep')
+ORDER BY name;
+SELECT rbmarshal_inspect(decode(hex, 'hex')::rbmarshal) FROM fx WHERE name IN ('type_userdef', 'type_usermarshal')
+ORDER BY name;
