@@ -91,12 +91,16 @@ for s in read convert build agg update; do
 	((${done_by[$s]:-0} > 0)) || not_ok "script $s ran no transaction"
 done
 
+# pgbench -T stops counting when the time is up, but a transaction a client
+# had already sent still commits: up to one uncounted transaction per client.
+# An expression that is 0 when the rows exceed the count by 0..clients.
+excess() { echo "CASE WHEN ($1) BETWEEN 0 AND $clients THEN 0 ELSE ($1) END"; }
 check "every written row is valid Marshal" \
 	"SELECT count(*) FROM (SELECT v FROM written UNION ALL SELECT v FROM counters) t WHERE NOT rbmarshal_is_valid(v::bytea)"
 check "one built row per build transaction (${done_by[build]:-?})" \
-	"SELECT count(*) - ${done_by[build]:-0} FROM written WHERE kind = 'build'"
+	"SELECT $(excess "count(*) - ${done_by[build]:-0}") FROM written WHERE kind = 'build'"
 check "one aggregate row per agg transaction (${done_by[agg]:-?})" \
-	"SELECT count(*) - ${done_by[agg]:-0} FROM written WHERE kind = 'agg'"
+	"SELECT $(excess "count(*) - ${done_by[agg]:-0}") FROM written WHERE kind = 'agg'"
 check "built rows hold their source value, id, name and tags" \
 	"SELECT count(*) FROM written w JOIN src s ON s.id = w.src_id
 	  WHERE w.kind = 'build' AND NOT ((w.v -> 'src') = s.v AND (w.v -> 'id')::int = s.id
@@ -110,7 +114,7 @@ check "aggregate rows hold ten source values in order" \
 check "every written row converts: ::jsonb equals the stored jsonb, inspect works" \
 	"SELECT count(*) FROM written WHERE kind = 'agg' AND (v::jsonb <> j OR rbmarshal_inspect(v) IS NULL)"
 check "the counters add up to the update transactions (${done_by[update]:-?})" \
-	"SELECT sum((v -> 'n')::int) - ${done_by[update]:-0} FROM counters"
+	"SELECT $(excess "sum((v -> 'n')::int) - ${done_by[update]:-0}") FROM counters"
 check "the source rows are unchanged" \
 	"SELECT count(*) FROM src WHERE (v -> 'user_id')::int <> id OR NOT rbmarshal_is_valid(v::bytea)"
 psql -X -q -d postgres -c "DROP DATABASE $db" >/dev/null
