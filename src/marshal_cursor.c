@@ -419,11 +419,13 @@ skip_long(const uint8_t *b, size_t len, size_t p, int64_t *v)
 }
 
 static size_t
-skip_symbol(const uint8_t *b, size_t len, size_t p, SymScan *scan)
+skip_symbol(const uint8_t *b, size_t len, size_t p, int depth, SymScan *scan)
 {
 	int64_t		n;
 	bool		ivar = false;
 
+	if (depth > MARSHAL_DEFAULT_MAX_DEPTH)
+		return 0;
 	while (p < len && b[p] == MT_IVAR)
 	{
 		ivar = true;
@@ -441,9 +443,10 @@ skip_symbol(const uint8_t *b, size_t len, size_t p, SymScan *scan)
 		return p;
 	if ((p = skip_long(b, len, p, &n)) == 0)
 		return 0;
+	/* a symbol's ivars nest one level down, not from the top again */
 	while (n-- > 0)
-		if ((p = skip_symbol(b, len, p, scan)) == 0 ||
-			(p = skip_value(b, len, p, 0, scan)) == 0)
+		if ((p = skip_symbol(b, len, p, depth + 1, scan)) == 0 ||
+			(p = skip_value(b, len, p, depth + 1, scan)) == 0)
 			return 0;
 	return p;
 }
@@ -454,7 +457,7 @@ skip_named(const uint8_t *b, size_t len, size_t p, int64_t n, int depth,
 		   SymScan *scan)
 {
 	while (n-- > 0)
-		if ((p = skip_symbol(b, len, p, scan)) == 0 ||
+		if ((p = skip_symbol(b, len, p, depth, scan)) == 0 ||
 			(p = skip_value(b, len, p, depth, scan)) == 0)
 			return 0;
 	return p;
@@ -491,7 +494,7 @@ skip_value(const uint8_t *b, size_t len, size_t p, int depth, SymScan *scan)
 				continue;
 			case MT_EXTENDED:
 			case MT_UCLASS:
-				if ((p = skip_symbol(b, len, p, scan)) == 0)
+				if ((p = skip_symbol(b, len, p, depth, scan)) == 0)
 					return 0;
 				continue;
 			case MT_NIL:
@@ -527,7 +530,7 @@ skip_value(const uint8_t *b, size_t len, size_t p, int depth, SymScan *scan)
 				p += (size_t) n * 2;
 				break;
 			case MT_USERDEF:
-				if ((p = skip_symbol(b, len, p, scan)) != 0)
+				if ((p = skip_symbol(b, len, p, depth, scan)) != 0)
 					p = marshal_skip_bytes(b, len, p);
 				break;
 			case MT_ARRAY:
@@ -547,14 +550,14 @@ skip_value(const uint8_t *b, size_t len, size_t p, int depth, SymScan *scan)
 				break;
 			case MT_STRUCT:
 			case MT_OBJECT:
-				if ((p = skip_symbol(b, len, p, scan)) == 0 ||
+				if ((p = skip_symbol(b, len, p, depth, scan)) == 0 ||
 					(p = skip_long(b, len, p, &n)) == 0)
 					return 0;
 				p = skip_named(b, len, p, n, depth + 1, scan);
 				break;
 			case MT_USRMARSHAL:
 			case MT_DATA:
-				if ((p = skip_symbol(b, len, p, scan)) != 0)
+				if ((p = skip_symbol(b, len, p, depth, scan)) != 0)
 					p = skip_value(b, len, p, depth + 1, scan);
 				break;
 			default:

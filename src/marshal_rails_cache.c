@@ -26,6 +26,28 @@ fail(MarshalError *err, MarshalStatus st, size_t offset, const char *what)
 	return marshal_error(err, st, offset, "%s", what);
 }
 
+/*
+ * zlib allocates through the hooks, as the rest of the codec does: in the
+ * server an error raised between two zlib calls (out of memory, a cancel)
+ * unwinds past inflateEnd, and its state must go with the memory context
+ * rather than leak from malloc.
+ */
+static voidpf
+zlib_alloc(voidpf opaque, uInt items, uInt size)
+{
+	if (size != 0 && items > SIZE_MAX / size)
+		return Z_NULL;
+	return marshal_alloc((const MarshalHooks *) opaque, (size_t) items * size);
+}
+
+static void
+zlib_free(voidpf opaque, voidpf ptr)
+{
+	marshal_free((const MarshalHooks *) opaque, ptr);
+}
+
+#define INFLATE_STEP	((size_t) 1 << 20)
+
 /* zlib (or gzip) to a buffer of at most max bytes. */
 static MarshalStatus
 inflate_bounded(const uint8_t *src, size_t len, bool gzip, size_t max,
@@ -43,6 +65,9 @@ inflate_bounded(const uint8_t *src, size_t len, bool gzip, size_t max,
 	if (buf == NULL)
 		return fail(err, MARSHAL_ERR_NOMEM, offset, "out of memory");
 	memset(&z, 0, sizeof(z));
+	z.zalloc = zlib_alloc;
+	z.zfree = zlib_free;
+	z.opaque = (voidpf) hooks;
 	if (inflateInit2(&z, gzip ? 16 + MAX_WBITS : MAX_WBITS) != Z_OK)
 	{
 		marshal_free(hooks, buf);
@@ -52,8 +77,12 @@ inflate_bounded(const uint8_t *src, size_t len, bool gzip, size_t max,
 	z.avail_in = (uInt) len;
 	for (;;)
 	{
+		/* a megabyte at a time, so that a cancel is seen within one */
 		z.next_out = buf + z.total_out;
-		z.avail_out = (uInt) (cap - z.total_out);
+		z.avail_out = (uInt) (cap - z.total_out > INFLATE_STEP ? INFLATE_STEP
+							  : cap - z.total_out);
+		if (hooks && hooks->check_interrupts)
+			hooks->check_interrupts(hooks->ctx);
 		rc = inflate(&z, Z_NO_FLUSH);
 		if (rc == Z_STREAM_END)
 			break;
@@ -64,6 +93,8 @@ inflate_bounded(const uint8_t *src, size_t len, bool gzip, size_t max,
 			return fail(err, MARSHAL_ERR_FORMAT, offset,
 						gzip ? "corrupt gzip data" : "corrupt zlib data");
 		}
+		if (z.avail_out == 0 && z.total_out < cap)
+			continue;			/* the step is full, not the buffer */
 		if (z.avail_out == 0)
 		{
 			/* more room, within the bound */

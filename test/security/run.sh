@@ -8,7 +8,8 @@
 #     superuser-only;
 #   - the owner's pg_dump of the database restores, a table with a
 #     GENERATED ALWAYS AS (v::json) STORED column included (pg_restore runs
-#     with an empty search_path).
+#     with an empty search_path);
+#   - a cancel stops inflating a compressed cache entry.
 # Last line: "security: N passed, N failed".
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -67,6 +68,20 @@ if pg_dump -U $owner -Fc -d $db -f "$work/dump" 2>"$work/dump.err" &&
 	ok "the owner's pg_dump restores, with a GENERATED (v::json) STORED column"
 else
 	not_ok "the owner's dump does not restore: $(cat "$work/dump.err" "$work/restore.err" | head -n 5)"
+fi
+
+# a gzip cache entry of 1 GB of zeros: a cancel stops the inflating within
+# a megabyte (zlib's state, allocated in the statement's memory, goes with it)
+head -c 1G /dev/zero | gzip -1 | base64 -w0 >"$work/bomb.b64"
+psql -X -q -d $db -c "CREATE TABLE bomb (b64 text)" -c "\copy bomb FROM '$work/bomb.b64'"
+start=$(date +%s.%N)
+out=$(psql -X -q -At -d $db -c "SET rbmarshal.max_inflated_size = '1GB'" -c "SET statement_timeout = '50ms'" \
+	-c "SELECT (rbmarshal_cache_entry(decode(b64, 'base64'))).format FROM bomb" 2>&1)
+elapsed=$(echo "$(date +%s.%N) - $start" | bc)
+if grep -q "statement timeout" <<<"$out" && (($(echo "$elapsed < 0.5" | bc))); then
+	ok "a cancel stops inflating a 1 GB gzip cache entry (${elapsed}s)"
+else
+	not_ok "inflating a 1 GB gzip cache entry did not stop at the timeout (${elapsed}s): $out"
 fi
 
 psql -X -q -d postgres -c "DROP DATABASE $db" -c "DROP DATABASE ${db}_restored" -c "DROP ROLE $owner" >/dev/null

@@ -281,6 +281,32 @@ test_depth(void)
 			  "skipped 100k levels of unvalidated bytes", "depth");
 		marshal_index_free(&doc.index, NULL);
 	}
+	/*
+	 * The same through symbols with ivars: an object whose class symbol
+	 * carries an ivar whose value is the next object, 100k times.  Each
+	 * level counts, as any other nesting does.
+	 */
+	{
+		static const uint8_t level[] = {'o', 'I', ':', 6, 'a', 6, ':', 6, 'b'};
+		size_t		n = 100000;
+		size_t		blen = 2 + n * sizeof(level) + 1 + n;
+		uint8_t    *sb = malloc(blen);
+		uint8_t    *q = sb;
+		MarshalDoc	doc;
+		size_t		end;
+
+		*q++ = 4;
+		*q++ = 8;
+		for (size_t i = 0; i < n; i++, q += sizeof(level))
+			memcpy(q, level, sizeof(level));
+		*q++ = '0';
+		memset(q, 0, n);		/* each object's ivar count */
+		marshal_doc_lazy(&doc, sb, blen, NULL, 0);
+		check(marshal_skip(&doc, MARSHAL_ROOT, &end, &err) != MARSHAL_OK,
+			  "skipped 100k levels of symbol ivars", "depth");
+		marshal_index_free(&doc.index, NULL);
+		free(sb);
+	}
 	free(b);
 }
 
