@@ -15,6 +15,7 @@
  *   marshal_class.h    the Ruby and Rails classes the codec knows
  *   marshal_ruby.h     Ruby values: numbers, times, inspect, cache entries
  *   marshal_view.h     the JSON view and Active Record attributes in it
+ *   marshal_edit.h     changing a value as Ruby would change the object
  */
 #ifndef RBMARSHAL_MARSHAL_H
 #define RBMARSHAL_MARSHAL_H
@@ -25,5 +26,6 @@
 #include "marshal_class.h"
 #include "marshal_ruby.h"
 #include "marshal_view.h"
+#include "marshal_edit.h"
 
 #endif							/* RBMARSHAL_MARSHAL_H */

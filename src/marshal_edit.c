@@ -12,7 +12,6 @@
  * where it is next used.
  */
 #include "marshal_internal.h"
-#include "marshal_edit.h"
 
 #include <stdio.h>
 #include <stdlib.h>

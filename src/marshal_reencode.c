@@ -9,9 +9,11 @@
  * links, Bignums that fit a long become Integers, the encoding ivar first).
  * _dump payloads (u) are copied as they are: only their class could say how
  * it would dump them again.
+ *
+ * A change (marshal_edit.h) is made while writing: one container's entries
+ * dropped, replaced or added from another document, class names renamed.
  */
 #include "marshal_internal.h"
-#include "marshal_edit.h"
 
 #include <stdio.h>
 #include <stdlib.h>

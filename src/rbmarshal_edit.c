@@ -9,7 +9,6 @@
  * as any stored value is, so it stays within rbmarshal.max_depth.
  */
 #include "rbmarshal.h"
-#include "marshal_edit.h"
 
 #include "catalog/pg_type.h"
 #include "funcapi.h"

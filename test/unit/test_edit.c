@@ -6,7 +6,6 @@
  *		cases against Ruby through SQL.
  */
 #include "unit.h"
-#include "marshal_edit.h"
 
 static MarshalPathStep
 key(const char *k)
