@@ -272,7 +272,7 @@ extern MarshalStatus marshal_for_each_ivar(const MarshalDoc *doc, size_t pos,
 										   MarshalError *err);
 
 /*
- * marshal_activerecord.c: the Active Record side of the view.
+ * marshal_activerecord_view.c: the Active Record side of the view.
  * marshal_record_view makes an object with @attributes an MV_RECORD view if
  * they are a model's; marshal_record71_attributes finds 7.1's attributes
  * Hash in a U's data (0 if it is not one); marshal_record_next is

@@ -1,7 +1,7 @@
 /*
  * marshal_view.h
  *		The JSON view: its containers (marshal_view.c), Active Record
- *		attributes in it (marshal_activerecord.c) and the walk that writes
+ *		attributes in it (marshal_activerecord_view.c) and the walk that writes
  *		it to a sink (marshal_json.c).
  */
 #ifndef RBMARSHAL_MARSHAL_VIEW_H
@@ -118,7 +118,7 @@ typedef enum MarshalViewKind
 
 /*
  * MV_RECORD: where an Active Record 6.1 model keeps its attributes, as
- * marshal_activerecord.c finds them: attribute Hashes, a later one overriding
+ * marshal_activerecord_view.c finds them: attribute Hashes, a later one overriding
  * earlier keys.
  */
 typedef struct MarshalRecordView

@@ -1,0 +1,221 @@
+/*
+ * marshal_activerecord_view.c
+ *		Where an Active Record model keeps its attributes, for the view
+ *		(marshal_view.c's MV_RECORD): the 6.1 attribute set's Hashes and
+ *		@types, 7.1's attributes Hash, and the attributes in order, each with
+ *		how marshal_activerecord.c casts it.
+ */
+#include "marshal_internal.h"
+
+#include <string.h>
+
+/*
+ * An Active Record 6.1 model: @attributes is an ActiveModel::AttributeSet
+ * (LazyAttributeSet when loaded).  Its attributes, as serializable_hash
+ * gives them, are the adapter's @values, overlaid by the values the app has
+ * cast (@casted_values), overlaid by the Attribute objects in @attributes.
+ */
+MarshalStatus
+marshal_record_view(const MarshalDoc *doc, MarshalView *view,
+					MarshalError *err)
+{
+	static const char *const segs[] = {"@values", "@casted_values", "@attributes"};
+	MarshalRecordView *r = &view->record;
+	size_t		attrs;
+	MarshalNode set;
+	MarshalStatus st;
+
+	if ((st = marshal_find_ivar(doc, view->node.items, view->node.count,
+								"@attributes", &attrs, err)) != MARSHAL_OK)
+		return st;
+	if (attrs == 0)
+		return MARSHAL_OK;
+	if ((st = marshal_node(doc, attrs, &set, err)) != MARSHAL_OK)
+		return st;
+	if (!marshal_class_is(&set, MC_LAZY_ATTRIBUTE_SET) &&
+		!marshal_class_is(&set, MC_ATTRIBUTE_SET))
+		return MARSHAL_OK;
+	r->attr_seg = -1;
+	r->values_seg = -1;
+	{
+		/* the type objects that cast the raw @values */
+		size_t		v;
+		MarshalNode h;
+
+		if ((st = marshal_find_ivar(doc, set.items, set.count, "@types", &v, err)) != MARSHAL_OK)
+			return st;
+		if (v && (st = marshal_node(doc, v, &h, err)) != MARSHAL_OK)
+			return st;
+		if (v && (h.type == MT_HASH || h.type == MT_HASH_DEF))
+		{
+			r->types_items = h.items;
+			r->types_count = h.count;
+		}
+	}
+	for (int i = 0; i < 3; i++)
+	{
+		size_t		v;
+		MarshalNode h;
+
+		if ((st = marshal_find_ivar(doc, set.items, set.count, segs[i], &v, err)) != MARSHAL_OK)
+			return st;
+		if (v == 0)
+			continue;
+		if ((st = marshal_node(doc, v, &h, err)) != MARSHAL_OK)
+			return st;
+		if (h.type != MT_HASH && h.type != MT_HASH_DEF)
+			continue;
+		if (i == 2)
+			r->attr_seg = r->nsegs;
+		if (i == 0)
+			r->values_seg = r->nsegs;
+		r->seg_items[r->nsegs] = h.items;
+		r->seg_count[r->nsegs] = h.count;
+		r->nsegs++;
+	}
+	if (r->nsegs > 0)
+		view->kind = MV_RECORD;
+	return MARSHAL_OK;
+}
+
+/*
+ * Active Record 7.1's marshalling format: U :Model [attributes Hash,
+ * new_record (, loaded associations)]; the view is the attributes.
+ */
+MarshalStatus
+marshal_record71_attributes(const MarshalDoc *doc, size_t data, size_t *attrs,
+							 MarshalError *err)
+{
+	MarshalNode arr;
+	MarshalNode n;
+	size_t		p;
+	MarshalStatus st;
+
+	*attrs = 0;
+	if ((st = marshal_node(doc, data, &arr, err)) != MARSHAL_OK)
+		return st;
+	if (arr.type != MT_ARRAY || arr.count < 2 || arr.count > 3)
+		return MARSHAL_OK;
+	if ((st = marshal_node(doc, arr.items, &n, err)) != MARSHAL_OK)
+		return st;
+	if (n.type != MT_HASH)
+		return MARSHAL_OK;
+	if ((st = marshal_skip(doc, arr.items, &p, err)) != MARSHAL_OK ||
+		(st = marshal_node(doc, p, &n, err)) != MARSHAL_OK)
+		return st;
+	if (n.type == MT_TRUE || n.type == MT_FALSE)
+		*attrs = arr.items;
+	return MARSHAL_OK;
+}
+
+/* The @types entry for the attribute whose key is at key (0 if none). */
+static MarshalStatus
+attribute_type(const MarshalDoc *doc, const MarshalRecordView *v, size_t key,
+			   size_t *type, MarshalError *err)
+{
+	MarshalEntry e = {.key = key};
+	MarshalKeyText k;
+	char		buf[128];
+	size_t		pos = v->types_items;
+	MarshalStatus st;
+
+	*type = 0;
+	if (v->types_count == 0)
+		return MARSHAL_OK;
+	if ((st = marshal_key_text(doc, &e, buf, sizeof(buf), &k, err)) != MARSHAL_OK)
+		return st;
+	if (!k.ok || k.type != MT_STRING)
+		return MARSHAL_OK;
+	for (uint32_t i = 0; i < v->types_count; i++)
+	{
+		MarshalEntry te = {.key = pos};
+		MarshalKeyText tk;
+		char		tbuf[128];
+
+		if ((st = marshal_key_text(doc, &te, tbuf, sizeof(tbuf), &tk, err)) != MARSHAL_OK ||
+			(st = marshal_skip(doc, pos, &pos, err)) != MARSHAL_OK)
+			return st;
+		if (tk.ok && tk.type == MT_STRING && tk.text.len == k.text.len &&
+			memcmp(tk.text.ptr, k.text.ptr, k.text.len) == 0)
+			*type = pos;
+		if ((st = marshal_skip(doc, pos, &pos, err)) != MARSHAL_OK)
+			return st;
+	}
+	return MARSHAL_OK;
+}
+
+/* The next attribute of an MV_RECORD view. */
+MarshalStatus
+marshal_record_next(const MarshalDoc *doc, MarshalViewIter *it,
+					MarshalEntry *e, bool *done, MarshalError *err)
+{
+	const MarshalRecordView *v = &it->view->record;
+	MarshalStatus st;
+
+	for (;;)
+	{
+		size_t		attr;
+		size_t		value;
+		MarshalNode a;
+
+		if (it->seg >= v->nsegs)
+		{
+			*done = true;
+			return MARSHAL_OK;
+		}
+		if (it->i >= v->seg_count[it->seg])
+		{
+			if (++it->seg < v->nsegs)
+				it->pos = v->seg_items[it->seg];
+			it->i = 0;
+			continue;
+		}
+		*done = false;
+		it->i++;
+		e->key = it->pos;
+		if ((st = marshal_skip(doc, it->pos, &it->pos, err)) != MARSHAL_OK)
+			return st;
+		if (it->seg != v->attr_seg)
+		{
+			e->value = it->value = it->pos;
+			/* a raw value from the adapter: deserialized by its type */
+			if (it->seg == v->values_seg)
+			{
+				if ((st = attribute_type(doc, v, e->key, &e->type, err)) != MARSHAL_OK)
+					return st;
+				e->cast = e->type ? MARSHAL_CAST_DB : MARSHAL_CAST_NONE;
+			}
+			return MARSHAL_OK;
+		}
+		/* an Attribute: its cast @value, else the value before type cast */
+		attr = it->pos;
+		if ((st = marshal_skip(doc, attr, &it->pos, err)) != MARSHAL_OK ||
+			(st = marshal_node(doc, attr, &a, err)) != MARSHAL_OK)
+			return st;
+		if (a.type != MT_OBJECT ||
+			marshal_class_is(&a, MC_ATTRIBUTE_UNINITIALIZED) ||
+			marshal_class_is(&a, MC_ATTRIBUTE_NULL))
+			continue;
+		if ((st = marshal_find_ivar(doc, a.items, a.count, "@value", &value, err)) != MARSHAL_OK)
+			return st;
+		if (value == 0)
+		{
+			/* not cast yet: FromDatabase deserializes, FromUser casts */
+			if ((st = marshal_find_ivar(doc, a.items, a.count, "@value_before_type_cast",
+										&value, err)) != MARSHAL_OK ||
+				(st = marshal_find_ivar(doc, a.items, a.count, "@type",
+										&e->type, err)) != MARSHAL_OK)
+				return st;
+			if (marshal_class_is(&a, MC_ATTRIBUTE_FROM_DATABASE))
+				e->cast = MARSHAL_CAST_DB;
+			else if (marshal_class_is(&a, MC_ATTRIBUTE_FROM_USER))
+				e->cast = MARSHAL_CAST_USER;
+			if (e->type == 0)
+				e->cast = MARSHAL_CAST_NONE;
+		}
+		if (value == 0)
+			continue;
+		e->value = value;
+		return MARSHAL_OK;
+	}
+}
