@@ -9,6 +9,7 @@
  * small input cannot expand without bound.
  */
 #include "marshal_internal.h"
+#include "marshal_json_walk.h"
 #include "marshal_to_s.h"
 
 #include <math.h>
@@ -18,51 +19,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-/*
- * Helpers with large buffers that do not themselves recurse keep their own
- * frames: inlined into the recursive walk, they would cost each level of
- * nesting their stack (1000 levels must fit the server's default 2 MB).
- */
-#define OWN_FRAME __attribute__((noinline))
-
-/* How many path steps an error message can name. */
-#define PATH_STEPS 32
-
-#define PATH_KEY_SHOWN 40		/* bytes of a key an error message shows */
-
 /* A value's Ruby class name as an error message shows it (\xNN for non-text) */
-#define CLASS_SHOWN (PATH_KEY_SHOWN * 4 + 1)
-static const char *
-class_text(const MarshalNode *n, char buf[CLASS_SHOWN])
+const char *
+jw_class_text(const MarshalNode *n, char buf[CLASS_SHOWN])
 {
 	MarshalBytes cls = marshal_class_name(n);
 
 	marshal_printable(cls.ptr, cls.len, PATH_KEY_SHOWN, buf, CLASS_SHOWN);
 	return buf;
 }
-
-typedef struct Walk
-{
-	const MarshalDoc *doc;
-	const MarshalJsonSink *sink;
-	MarshalJsonOptions opts;
-	const MarshalHooks *hooks;
-	MarshalError *err;
-	uint64_t	cost;
-	uint32_t	depth;
-	uint32_t	steps;
-	/* positions of the containers being converted, for cycle detection */
-	size_t	   *active;
-	uint32_t	nactive;
-	uint32_t	activecap;
-	size_t		active_inline[64];
-	MarshalPathStep path[PATH_STEPS];
-	/* keys whose text was made on the stack, for path[]; last: not cleared */
-	char		scratch[PATH_STEPS][PATH_KEY_SHOWN];
-} Walk;
-
-static MarshalStatus emit_value(Walk *w, size_t pos, size_t *next);
-static MarshalStatus emit_flat(Walk *w, const MarshalNode *n);
 
 /* "$.a[3].b" for path[1..depth], for error messages. */
 static void
@@ -106,12 +71,8 @@ marshal_error_locate(MarshalError *err, const MarshalPathStep *path,
 	}
 }
 
-static MarshalStatus
-fail(Walk *w, MarshalStatus status, size_t offset, const char *fmt,...)
-			__attribute__((format(printf, 4, 5)));
-
-static MarshalStatus
-fail(Walk *w, MarshalStatus status, size_t offset, const char *fmt,...)
+MarshalStatus
+jw_fail(Walk *w, MarshalStatus status, size_t offset, const char *fmt,...)
 {
 	va_list		ap;
 
@@ -122,9 +83,9 @@ fail(Walk *w, MarshalStatus status, size_t offset, const char *fmt,...)
 	return status;
 }
 
-/* A time decoder's refusal gets the walk's place, as fail() gives it. */
-static MarshalStatus
-located(Walk *w, MarshalStatus st)
+/* A time decoder's refusal gets the walk's place, as jw_fail() gives it. */
+MarshalStatus
+jw_located(Walk *w, MarshalStatus st)
 {
 	if (st == MARSHAL_ERR_UNREPRESENTABLE)
 		marshal_error_locate(w->err, w->path, w->depth);
@@ -132,12 +93,12 @@ located(Walk *w, MarshalStatus st)
 }
 
 /* Charge the budget for one value and len bytes of text. */
-static MarshalStatus
-charge(Walk *w, size_t pos, size_t len)
+MarshalStatus
+jw_charge(Walk *w, size_t pos, size_t len)
 {
 	w->cost += 1 + len / 16;
 	if (w->cost > w->opts.max_cost)
-		return fail(w, MARSHAL_ERR_LIMIT, pos,
+		return jw_fail(w, MARSHAL_ERR_LIMIT, pos,
 					"expanding shared references exceeds the budget of %llu",
 					(unsigned long long) w->opts.max_cost);
 	if (++w->steps % 4096 == 0 && w->hooks && w->hooks->check_interrupts)
@@ -150,15 +111,15 @@ charge(Walk *w, size_t pos, size_t len)
  * Valid UTF-8 passes as is; named encodings go through the sink's
  * transcoder; anything else follows the binary mode.
  */
-static MarshalStatus
-emit_text(Walk *w, size_t pos, const uint8_t *s, size_t len,
+MarshalStatus
+jw_emit_text(Walk *w, size_t pos, const uint8_t *s, size_t len,
 		  MarshalEncoding enc, MarshalBytes encname, bool is_key)
 {
 	const MarshalJsonSink *k = w->sink;
 	char	   *conv = NULL;
 	size_t		convlen;
 
-	TRY(charge(w, pos, len));
+	TRY(jw_charge(w, pos, len));
 	if (enc == MENC_NAMED && !marshal_bytes_eq(encname, "UTF-8") &&
 		!marshal_bytes_eq(encname, "US-ASCII") && !marshal_bytes_eq(encname, "ASCII-8BIT") &&
 		!marshal_bytes_eq(encname, "BINARY"))
@@ -186,7 +147,7 @@ emit_text(Walk *w, size_t pos, const uint8_t *s, size_t len,
 	switch (w->opts.binary)
 	{
 		case MBIN_ERROR:
-			return fail(w, MARSHAL_ERR_ENCODING, pos,
+			return jw_fail(w, MARSHAL_ERR_ENCODING, pos,
 						"string holds bytes that are not valid text");
 		case MBIN_REPLACE:
 			{
@@ -195,7 +156,7 @@ emit_text(Walk *w, size_t pos, const uint8_t *s, size_t len,
 				size_t		o = 0;
 
 				if (out == NULL)
-					return fail(w, MARSHAL_ERR_NOMEM, pos, "out of memory");
+					return jw_fail(w, MARSHAL_ERR_NOMEM, pos, "out of memory");
 				for (size_t i = 0; i < len;)
 				{
 					size_t		n = marshal_utf8_seq(s + i, len - i);
@@ -226,11 +187,11 @@ emit_text(Walk *w, size_t pos, const uint8_t *s, size_t len,
 				size_t		n;
 
 				if (is_key)
-					return fail(w, MARSHAL_ERR_ENCODING, pos,
+					return jw_fail(w, MARSHAL_ERR_ENCODING, pos,
 								"hash key holds bytes that are not valid text");
 				out = marshal_alloc(w->hooks, MARSHAL_BASE64_LEN(len) + 1);
 				if (out == NULL)
-					return fail(w, MARSHAL_ERR_NOMEM, pos, "out of memory");
+					return jw_fail(w, MARSHAL_ERR_NOMEM, pos, "out of memory");
 				n = marshal_base64_encode(s, len, out);
 				k->begin_object(k->ctx);
 				k->key(k->ctx, "$binary", 7, true);
@@ -251,7 +212,7 @@ bignum_text(Walk *w, size_t pos, const MarshalNode *n, char **out, size_t *outle
 	char	   *digits = marshal_alloc(w->hooks, size);
 
 	if (limbs == NULL || digits == NULL)
-		return fail(w, MARSHAL_ERR_NOMEM, pos, "out of memory");
+		return jw_fail(w, MARSHAL_ERR_NOMEM, pos, "out of memory");
 	marshal_bignum_decimal(n->data.ptr, n->data.len, n->negative, digits, size,
 						   outlen, limbs);
 	marshal_free(w->hooks, limbs);
@@ -260,162 +221,12 @@ bignum_text(Walk *w, size_t pos, const MarshalNode *n, char **out, size_t *outle
 }
 
 /* A time's as_json text, or its decoder's refusal at this place. */
-static MarshalStatus
-emit_time_text(Walk *w, MarshalStatus st, const char *text, size_t len)
+MarshalStatus
+jw_emit_time_text(Walk *w, MarshalStatus st, const char *text, size_t len)
 {
 	if (st != MARSHAL_OK)
-		return located(w, st);
+		return jw_located(w, st);
 	w->sink->string(w->sink->ctx, text, len, false);
-	return MARSHAL_OK;
-}
-
-/* BigDecimal's _dump "18:0.12345e3", read as BigDecimal._load, as to_s("F"). */
-static MarshalStatus
-emit_bigdecimal(Walk *w, const MarshalNode *n)
-{
-	MarshalDecimal d;
-	char	   *digits = marshal_alloc(w->hooks, n->data.len + 1);
-	char	   *out;
-	size_t		len;
-	MarshalStatus st;
-
-	if (digits == NULL)
-		return fail(w, MARSHAL_ERR_NOMEM, n->pos, "out of memory");
-	if (!marshal_decimal_load(n->data.ptr, n->data.len, digits, &d))
-	{
-		marshal_free(w->hooks, digits);
-		return fail(w, MARSHAL_ERR_FORMAT, n->pos,
-					"a BigDecimal payload that BigDecimal._load refuses");
-	}
-	if (d.kind != MDEC_FINITE)
-	{
-		marshal_free(w->hooks, digits);
-		w->sink->null(w->sink->ctx);
-		return MARSHAL_OK;
-	}
-	if ((st = charge(w, n->pos, marshal_decimal_text_size(&d))) != MARSHAL_OK)
-	{
-		marshal_free(w->hooks, digits);
-		return st;
-	}
-	out = marshal_alloc(w->hooks, marshal_decimal_text_size(&d));
-	if (out == NULL)
-	{
-		marshal_free(w->hooks, digits);
-		return fail(w, MARSHAL_ERR_NOMEM, n->pos, "out of memory");
-	}
-	len = marshal_decimal_to_s(&d, true, out);
-	w->sink->string(w->sink->ctx, out, len, false);
-	marshal_free(w->hooks, out);
-	marshal_free(w->hooks, digits);
-	return MARSHAL_OK;
-}
-
-/* Regexp#to_s: "(?ix-m:source)", with unescaped '/' escaped. */
-static MarshalStatus
-emit_regexp(Walk *w, const MarshalNode *n)
-{
-	static const struct
-	{
-		int			bit;
-		char		c;
-	}			flags[] = {{4, 'm'}, {1, 'i'}, {2, 'x'}};
-	char	   *out = marshal_alloc(w->hooks, 2 * n->data.len + 16);
-	size_t		o = 0;
-	bool		escaped = false;
-
-	if (out == NULL)
-		return fail(w, MARSHAL_ERR_NOMEM, n->pos, "out of memory");
-	out[o++] = '(';
-	out[o++] = '?';
-	for (int i = 0; i < 3; i++)
-		if (n->regexp_options & flags[i].bit)
-			out[o++] = flags[i].c;
-	if ((n->regexp_options & 7) != 7)
-	{
-		out[o++] = '-';
-		for (int i = 0; i < 3; i++)
-			if (!(n->regexp_options & flags[i].bit))
-				out[o++] = flags[i].c;
-	}
-	out[o++] = ':';
-	for (size_t i = 0; i < n->data.len; i++)
-	{
-		uint8_t		c = n->data.ptr[i];
-
-		if (c == '/' && !escaped)
-			out[o++] = '\\';
-		escaped = c == '\\' && !escaped;
-		out[o++] = (char) c;
-	}
-	out[o++] = ')';
-	if (marshal_utf8_valid((const uint8_t *) out, o, false))
-		w->sink->string(w->sink->ctx, out, o, false);
-	else
-	{
-		MarshalBytes none = {NULL, 0};
-		MarshalStatus st = emit_text(w, n->pos, (const uint8_t *) out, o,
-									 MENC_BINARY, none, false);
-
-		marshal_free(w->hooks, out);
-		return st;
-	}
-	marshal_free(w->hooks, out);
-	return MARSHAL_OK;
-}
-
-/* Range#to_s: its ends' to_s (marshal_to_s). */
-static OWN_FRAME MarshalStatus
-emit_range(Walk *w, const MarshalNode *n)
-{
-	char		out[400];
-	size_t		len;
-	bool		ok;
-	size_t		end;
-	MarshalNode e;
-
-	TRY(located(w, marshal_to_s(w->doc, n->pos, out, sizeof(out), &len, &ok, w->err)));
-	if (ok)
-	{
-		w->sink->string(w->sink->ctx, out, len, false);
-		return MARSHAL_OK;
-	}
-	/* name the class of the end whose to_s is not in the bytes */
-	TRY(marshal_find_ivar(w->doc, n->items, n->count, "begin", &end, w->err));
-	if (end)
-	{
-		TRY(marshal_node(w->doc, end, &e, w->err));
-		TRY(marshal_to_s(w->doc, end, out, sizeof(out) / 2, &len, &ok, w->err));
-	}
-	if (!end || ok)
-	{
-		TRY(marshal_find_ivar(w->doc, n->items, n->count, "end", &end, w->err));
-		if (end)
-			TRY(marshal_node(w->doc, end, &e, w->err));
-	}
-	if (!end)
-		return fail(w, MARSHAL_ERR_UNREPRESENTABLE, n->pos, "Range without begin, end and excl");
-	{
-		char		name[CLASS_SHOWN];
-
-		return fail(w, MARSHAL_ERR_UNREPRESENTABLE, n->pos,
-					"a Range of %s cannot be converted", class_text(&e, name));
-	}
-}
-
-/* Rational "3/4" and Complex "1+2i": their to_s (marshal_to_s). */
-static OWN_FRAME MarshalStatus
-emit_numeric_pair(Walk *w, const MarshalNode *n, bool complex)
-{
-	char		out[400];
-	size_t		len;
-	bool		ok;
-
-	TRY(located(w, marshal_to_s(w->doc, n->pos, out, sizeof(out), &len, &ok, w->err)));
-	if (!ok)
-		return fail(w, MARSHAL_ERR_UNREPRESENTABLE, n->pos, "%s of unsupported parts",
-					complex ? "Complex" : "Rational");
-	w->sink->string(w->sink->ctx, out, len, false);
 	return MARSHAL_OK;
 }
 
@@ -436,7 +247,7 @@ emit_key(Walk *w, const MarshalEntry *e, const MarshalLeaf *leaf)
 			w->path[w->depth].key = (const char *) leaf->data.ptr;
 			w->path[w->depth].keylen = leaf->data.len;
 		}
-		return emit_text(w, at, leaf->data.ptr, leaf->data.len, leaf->encoding,
+		return jw_emit_text(w, at, leaf->data.ptr, leaf->data.len, leaf->encoding,
 						 none, true);
 	}
 	TRY(marshal_key_text(w->doc, e, buf, sizeof(buf), &k, w->err));
@@ -454,8 +265,8 @@ emit_key(Walk *w, const MarshalEntry *e, const MarshalLeaf *leaf)
 		{
 			char		name[CLASS_SHOWN];
 
-			return fail(w, MARSHAL_ERR_UNREPRESENTABLE, at,
-						"a hash key of class %s cannot be converted", class_text(&n, name));
+			return jw_fail(w, MARSHAL_ERR_UNREPRESENTABLE, at,
+						"a hash key of class %s cannot be converted", jw_class_text(&n, name));
 		}
 	}
 	if (w->depth < PATH_STEPS)
@@ -475,11 +286,11 @@ emit_key(Walk *w, const MarshalEntry *e, const MarshalLeaf *leaf)
 	if (k.text.ptr == (const uint8_t *) buf)
 	{
 		/* the text of a number or nil: ASCII scratch */
-		TRY(charge(w, at, 0));
+		TRY(jw_charge(w, at, 0));
 		w->sink->key(w->sink->ctx, buf, k.text.len, false);
 		return MARSHAL_OK;
 	}
-	return emit_text(w, at, k.text.ptr, k.text.len, k.encoding, k.encname, true);
+	return jw_emit_text(w, at, k.text.ptr, k.text.len, k.encoding, k.encname, true);
 }
 
 /* A Hash pair whose key text is known before its value is walked. */
@@ -569,7 +380,7 @@ emit_pairs(Walk *w, const MarshalView *view, size_t *end)
 
 		if (view->count > lengthof(few) &&
 			(pairs = marshal_alloc(w->hooks, view->count * sizeof(KeyedPair))) == NULL)
-			return fail(w, MARSHAL_ERR_NOMEM, pos, "out of memory");
+			return jw_fail(w, MARSHAL_ERR_NOMEM, pos, "out of memory");
 		st = presort_pairs(w, view, pairs, end, &ok);
 		if (st == MARSHAL_OK && ok)
 		{
@@ -580,7 +391,7 @@ emit_pairs(Walk *w, const MarshalView *view, size_t *end)
 				size_t		ignored;
 
 				if ((st = emit_key(w, &e, &pairs[i].key)) == MARSHAL_OK)
-					st = emit_value(w, e.value, &ignored);
+					st = jw_emit_value(w, e.value, &ignored);
 			}
 			if (st == MARSHAL_OK)
 				w->sink->end_object(w->sink->ctx);
@@ -604,7 +415,7 @@ emit_pairs(Walk *w, const MarshalView *view, size_t *end)
 		else
 			TRY(marshal_skip(w->doc, pos, &e.value, w->err));
 		TRY(emit_key(w, &e, found ? &leaf : NULL));
-		TRY(emit_value(w, e.value, &pos));
+		TRY(jw_emit_value(w, e.value, &pos));
 	}
 	w->sink->end_object(w->sink->ctx);
 	*end = pos;
@@ -631,9 +442,9 @@ emit_nested(Walk *w, size_t pos, MarshalBytes b)
 	MarshalStatus st;
 
 	if (w->depth + 2 > w->opts.max_depth)
-		return fail(w, MARSHAL_ERR_DEPTH, pos, "nesting deeper than %u levels",
+		return jw_fail(w, MARSHAL_ERR_DEPTH, pos, "nesting deeper than %u levels",
 					w->opts.max_depth);
-	TRY(charge(w, pos, b.len));
+	TRY(jw_charge(w, pos, b.len));
 	st = marshal_doc_open(&doc, b.ptr, b.len, w->hooks,
 						  w->opts.max_depth - w->depth - 1, w->err);
 	if (st != MARSHAL_OK)
@@ -641,7 +452,7 @@ emit_nested(Walk *w, size_t pos, MarshalBytes b)
 		char		detail[sizeof(w->err->detail)];
 
 		memcpy(detail, w->err->detail, sizeof(detail));
-		return fail(w, st, pos, "serialized attribute: %.200s", detail);
+		return jw_fail(w, st, pos, "serialized attribute: %.200s", detail);
 	}
 	/*
 	 * The walk's state is kilobytes (its path for errors): on the heap, so
@@ -649,14 +460,14 @@ emit_nested(Walk *w, size_t pos, MarshalBytes b)
 	 */
 	nw = marshal_alloc(w->hooks, sizeof(Walk));
 	if (nw == NULL)
-		st = fail(w, MARSHAL_ERR_NOMEM, pos, "out of memory");
+		st = jw_fail(w, MARSHAL_ERR_NOMEM, pos, "out of memory");
 	else if ((st = walk_init(nw, &doc, w->sink, &w->opts, w->hooks, w->err)) == MARSHAL_OK)
 	{
 		nw->cost = w->cost;
 		nw->steps = w->steps;
 		nw->depth = w->depth;
 		memcpy(nw->path, w->path, sizeof(nw->path));
-		st = emit_value(nw, MARSHAL_ROOT, &end);
+		st = jw_emit_value(nw, MARSHAL_ROOT, &end);
 		w->cost = nw->cost;
 		w->steps = nw->steps;
 		walk_done(nw);
@@ -695,7 +506,7 @@ emit_cast_value(Walk *w, const MarshalCast *c, size_t raw, MarshalBytes text)
 	switch (c->kind)
 	{
 		case MCAST_VALUE:
-			return emit_value(w, c->pos, &ignored);
+			return jw_emit_value(w, c->pos, &ignored);
 		case MCAST_NULL:
 			k->null(k->ctx);
 			break;
@@ -773,7 +584,7 @@ emit_cast_value(Walk *w, const MarshalCast *c, size_t raw, MarshalBytes text)
 				MarshalBytes none = {NULL, 0};
 
 				if (b == NULL)
-					return fail(w, MARSHAL_ERR_NOMEM, raw, "out of memory");
+					return jw_fail(w, MARSHAL_ERR_NOMEM, raw, "out of memory");
 				for (size_t i = 0; i < n; i++)
 					b[i] = (uint8_t) (marshal_hex_digit(c->bytes.ptr[2 * i]) << 4 |
 									  marshal_hex_digit(c->bytes.ptr[2 * i + 1]));
@@ -790,17 +601,17 @@ emit_cast_value(Walk *w, const MarshalCast *c, size_t raw, MarshalBytes text)
 				}
 				else if (marshal_utf8_valid(b, n, false))
 				{
-					st = charge(w, raw, n);
+					st = jw_charge(w, raw, n);
 					if (st == MARSHAL_OK)
 						k->string(k->ctx, (const char *) b, n, false);
 				}
 				else
-					st = emit_text(w, raw, b, n, MENC_BINARY, none, false);
+					st = jw_emit_text(w, raw, b, n, MENC_BINARY, none, false);
 				marshal_free(w->hooks, b);
 				return st;
 			}
 		case MCAST_JSON:
-			TRY(charge(w, raw, c->bytes.len));
+			TRY(jw_charge(w, raw, c->bytes.len));
 			if (k->json && marshal_utf8_valid(c->bytes.ptr, c->bytes.len, false) &&
 				k->json(k->ctx, (const char *) c->bytes.ptr, c->bytes.len))
 				break;
@@ -813,7 +624,7 @@ emit_cast_value(Walk *w, const MarshalCast *c, size_t raw, MarshalBytes text)
 			goto raw_value;
 		case MCAST_YAML:
 			/* aliases may expand it: the sink stops at 1000 + 4 * len nodes */
-			TRY(charge(w, raw, 64 * (1000 + c->bytes.len)));
+			TRY(jw_charge(w, raw, 64 * (1000 + c->bytes.len)));
 			if (k->yaml && marshal_utf8_valid(c->bytes.ptr, c->bytes.len, false) &&
 				k->yaml(k->ctx, (const char *) c->bytes.ptr, c->bytes.len))
 				break;
@@ -825,9 +636,9 @@ emit_cast_value(Walk *w, const MarshalCast *c, size_t raw, MarshalBytes text)
 	return MARSHAL_OK;
 raw_value:
 	if (raw)
-		return emit_value(w, raw, &ignored);
+		return jw_emit_value(w, raw, &ignored);
 	/* the element's text lives in a buffer the next element reuses: copied */
-	TRY(charge(w, 0, text.len));
+	TRY(jw_charge(w, 0, text.len));
 	k->string(k->ctx, (const char *) text.ptr, text.len, false);
 	return MARSHAL_OK;
 }
@@ -840,8 +651,8 @@ emit_cast(Walk *w, const MarshalEntry *e, size_t *end)
 
 	TRY(marshal_record_cast(w->doc, e, &c, w->err));
 	if (c.kind == MCAST_RAW)
-		return emit_value(w, e->value, end);
-	TRY(charge(w, e->value, c.len));
+		return jw_emit_value(w, e->value, end);
+	TRY(jw_charge(w, e->value, c.len));
 	TRY(marshal_skip(w->doc, e->value, end, w->err));
 	return emit_cast_value(w, &c, e->value, none);
 }
@@ -998,8 +809,8 @@ emit_hstore(Walk *w, const MarshalCast *c, size_t at)
 	MarshalStatus st = MARSHAL_OK;
 
 	if (buf == NULL)
-		return fail(w, MARSHAL_ERR_NOMEM, at, "out of memory");
-	TRY(charge(w, at, n));
+		return jw_fail(w, MARSHAL_ERR_NOMEM, at, "out of memory");
+	TRY(jw_charge(w, at, n));
 	for (int pass = 0; pass < 2; pass++)
 	{
 		size_t		i = 0;
@@ -1041,7 +852,7 @@ emit_hstore(Walk *w, const MarshalCast *c, size_t at)
 			w->sink->end_object(w->sink->ctx);
 		else if (!ok)
 		{
-			st = emit_text(w, at, s, n, MENC_UTF8, none, false);
+			st = jw_emit_text(w, at, s, n, MENC_UTF8, none, false);
 			break;
 		}
 	}
@@ -1142,7 +953,7 @@ emit_pg_range(Walk *w, const MarshalCast *c, size_t at)
 	comma = n >= 2 ? memchr(s + 1, ',', n - 2) : NULL;
 	if (comma == NULL || (s[0] != '[' && s[0] != '(') || (s[n - 1] != ']' && s[n - 1] != ')') ||
 		n > 390 || (unq = marshal_alloc(w->hooks, n + 1)) == NULL)
-		return emit_text(w, at, s, n, MENC_UTF8, none, false);
+		return jw_emit_text(w, at, s, n, MENC_UTF8, none, false);
 	for (int e = 0; e < 2; e++)
 	{
 		const uint8_t *b = e == 0 ? s + 1 : comma + 1;
@@ -1171,12 +982,12 @@ emit_pg_range(Walk *w, const MarshalCast *c, size_t at)
 		if (!ok)
 		{
 			marshal_free(w->hooks, unq);
-			return emit_text(w, at, s, n, MENC_UTF8, none, false);
+			return jw_emit_text(w, at, s, n, MENC_UTF8, none, false);
 		}
 	}
 	marshal_free(w->hooks, unq);
 	if (s[0] == '(' && !infinite[0])
-		return emit_text(w, at, s, n, MENC_UTF8, none, false);
+		return jw_emit_text(w, at, s, n, MENC_UTF8, none, false);
 	for (int e = 0; e < 2; e++)
 	{
 		/* sanitize_bounds: an infinity stays where the other end is a number */
@@ -1235,7 +1046,7 @@ emit_pg_array(Walk *w, const MarshalCast *c, size_t at)
 			i = (size_t) (eq - s) + 1;
 	}
 	if ((buf = marshal_alloc(w->hooks, n + 1)) == NULL)
-		return fail(w, MARSHAL_ERR_NOMEM, at, "out of memory");
+		return jw_fail(w, MARSHAL_ERR_NOMEM, at, "out of memory");
 	/* read it once to know it is one; text that is not stays a String */
 	{
 		size_t		j = i;
@@ -1247,7 +1058,7 @@ emit_pg_array(Walk *w, const MarshalCast *c, size_t at)
 		{
 			MarshalBytes none = {NULL, 0};
 
-			st = emit_text(w, at, s, n, MENC_UTF8, none, false);
+			st = jw_emit_text(w, at, s, n, MENC_UTF8, none, false);
 		}
 	}
 	marshal_free(w->hooks, buf);
@@ -1292,7 +1103,7 @@ emit_entries(Walk *w, const MarshalView *view, size_t *end)
 		if (e.cast != MARSHAL_CAST_NONE)
 			TRY(emit_cast(w, &e, &vend));
 		else
-			TRY(emit_value(w, e.value, &vend));
+			TRY(jw_emit_value(w, e.value, &vend));
 		if (view->kind != MV_SET)
 			marshal_view_value_end(&it, vend);
 	}
@@ -1302,170 +1113,6 @@ emit_entries(Walk *w, const MarshalView *view, size_t *end)
 		k->end_array(k->ctx);
 	*end = it.pos;
 	return MARSHAL_OK;
-}
-
-/* ActiveSupport::Duration: its @value; as_json of a Float one is to_i. */
-static OWN_FRAME MarshalStatus
-emit_duration(Walk *w, const MarshalNode *n)
-{
-	size_t		vpos;
-	size_t		ignored;
-	MarshalNode v;
-
-	TRY(marshal_find_ivar(w->doc, n->items, n->count, "@value", &vpos, w->err));
-	if (!vpos)
-		return fail(w, MARSHAL_ERR_UNREPRESENTABLE, n->pos, "Duration without @value");
-	TRY(marshal_node(w->doc, vpos, &v, w->err));
-	if (v.type == MT_FLOAT)
-	{
-		double		d;
-
-		if (!marshal_parse_float(v.data.ptr, v.data.len, &d) || !isfinite(d) ||
-			fabs(d) > 9.2e18)
-			return fail(w, MARSHAL_ERR_UNREPRESENTABLE, n->pos,
-						"Duration of a non-finite number of seconds");
-		w->sink->integer(w->sink->ctx, (int64_t) d);
-		return MARSHAL_OK;
-	}
-	return emit_value(w, vpos, &ignored);
-}
-
-/*
- * An object that is its @name (ActiveSupport::TimeZone) or, an Exception,
- * its message (internal ivar "mesg"), else its class name.
- */
-static MarshalStatus
-emit_named_object(Walk *w, const MarshalNode *n)
-{
-	size_t		vpos;
-	size_t		ignored;
-	MarshalNode m;
-	MarshalBytes none = {NULL, 0};
-
-	if (marshal_class_is(n, MC_TIME_ZONE))
-	{
-		TRY(marshal_find_ivar(w->doc, n->items, n->count, "@name", &vpos, w->err));
-		if (vpos)
-			return emit_value(w, vpos, &ignored);
-		w->sink->null(w->sink->ctx);
-		return MARSHAL_OK;
-	}
-	TRY(marshal_find_ivar(w->doc, n->items, n->count, "mesg", &vpos, w->err));
-	TRY(marshal_node(w->doc, vpos, &m, w->err));
-	if (m.type == MT_NIL)
-		return emit_text(w, n->pos, n->cls.ptr, n->cls.len, MENC_UTF8, none, false);
-	return emit_value(w, vpos, &ignored);
-}
-
-/* IPAddr, URI, Pathname, Multibyte::Chars: as_json is to_s (marshal_to_s). */
-static MarshalStatus
-emit_to_s(Walk *w, const MarshalNode *n)
-{
-	size_t		end;
-	size_t		size;
-	char	   *out;
-	size_t		len;
-	bool		ok;
-	MarshalStatus st;
-
-	/* the text is made of the object's own strings */
-	TRY(marshal_skip(w->doc, n->pos, &end, w->err));
-	size = end - n->pos + 80;
-	TRY(charge(w, n->pos, size));
-	if ((out = marshal_alloc(w->hooks, size)) == NULL)
-		return fail(w, MARSHAL_ERR_NOMEM, n->pos, "out of memory");
-	st = located(w, marshal_to_s(w->doc, n->pos, out, size, &len, &ok, w->err));
-	if (st == MARSHAL_OK && ok)
-		w->sink->string(w->sink->ctx, out, len, false);
-	marshal_free(w->hooks, out);
-	if (st == MARSHAL_OK && !ok)
-	{
-		char		name[CLASS_SHOWN];
-
-		return fail(w, MARSHAL_ERR_UNREPRESENTABLE, n->pos,
-					"%s without the instance variables its to_s reads", class_text(n, name));
-	}
-	return st;
-}
-
-/* Process::Status: {"exitstatus": status >> 8 if it exited, else nil, "pid": pid} */
-static MarshalStatus
-emit_process_status(Walk *w, const MarshalNode *n)
-{
-	size_t		sv;
-	size_t		pv;
-	MarshalNode status;
-	size_t		ignored;
-
-	TRY(marshal_find_ivar(w->doc, n->items, n->count, "status", &sv, w->err));
-	TRY(marshal_find_ivar(w->doc, n->items, n->count, "pid", &pv, w->err));
-	if (!sv || !pv)
-		return fail(w, MARSHAL_ERR_UNREPRESENTABLE, n->pos,
-					"Process::Status without status and pid");
-	TRY(marshal_node(w->doc, sv, &status, w->err));
-	if (status.type != MT_FIXNUM)
-		return fail(w, MARSHAL_ERR_UNREPRESENTABLE, n->pos,
-					"Process::Status whose status is not an Integer");
-	w->sink->begin_object(w->sink->ctx);
-	w->sink->key(w->sink->ctx, "exitstatus", 10, true);
-	if ((status.ival & 0x7f) == 0)
-		w->sink->integer(w->sink->ctx, (status.ival >> 8) & 0xff);
-	else
-		w->sink->null(w->sink->ctx);
-	w->sink->key(w->sink->ctx, "pid", 3, true);
-	TRY(emit_value(w, pv, &ignored));
-	w->sink->end_object(w->sink->ctx);
-	return MARSHAL_OK;
-}
-
-/* Objects and U classes that are JSON scalars (MV_SCALAR containers). */
-static MarshalStatus
-emit_scalar_object(Walk *w, const MarshalNode *n)
-{
-	MarshalClassId id = marshal_class_id(n);
-	char		buf[80];
-	size_t		len;
-	MarshalStatus st;
-
-	if (n->type == MT_USRMARSHAL)
-	{
-		switch (id)
-		{
-			case MC_DATE:
-			case MC_DATETIME:
-				st = marshal_date_json(w->doc, n, id == MC_DATETIME,
-									   w->opts.time_precision, buf, &len, w->err);
-				return emit_time_text(w, st, buf, len);
-			case MC_TIME_WITH_ZONE:
-				st = marshal_time_with_zone_json(w->doc, n, w->opts.time_precision,
-												 buf, &len, w->err);
-				return emit_time_text(w, st, buf, len);
-			default:
-				/* Rational, Complex (and a U whose data leads back to it) */
-				return emit_numeric_pair(w, n, id == MC_COMPLEX);
-		}
-	}
-	if (n->type != MT_OBJECT)
-	{
-		/* the flat data a U dumped (nil, a number, a String, a Time...) */
-		return emit_flat(w, n);
-	}
-	switch (id)
-	{
-		case MC_RANGE:
-			return emit_range(w, n);
-		case MC_DURATION:
-			return emit_duration(w, n);
-		case MC_IPADDR:
-		case MC_URI:
-		case MC_PATHNAME:
-		case MC_CHARS:
-			return emit_to_s(w, n);
-		case MC_PROCESS_STATUS:
-			return emit_process_status(w, n);
-		default:
-			return emit_named_object(w, n);
-	}
 }
 
 /* Skip an I wrapper's ivar block that follows a container's elements. */
@@ -1502,7 +1149,7 @@ emit_container(Walk *w, size_t pos, size_t *end)
 		w->path[w->depth].index = -1;
 	}
 	if (view.kind == MV_SCALAR)
-		TRY(emit_scalar_object(w, &view.node));
+		TRY(jw_emit_scalar_object(w, &view.node));
 	else
 		TRY(emit_entries(w, &view, &p));
 
@@ -1518,8 +1165,8 @@ emit_container(Walk *w, size_t pos, size_t *end)
 }
 
 /* A flat value: scalars, strings, symbols, regexps, u objects, classes. */
-static MarshalStatus
-emit_flat(Walk *w, const MarshalNode *n)
+MarshalStatus
+jw_emit_flat(Walk *w, const MarshalNode *n)
 {
 	const MarshalJsonSink *k = w->sink;
 
@@ -1552,7 +1199,7 @@ emit_flat(Walk *w, const MarshalNode *n)
 						return MARSHAL_OK;
 					}
 				}
-				TRY(charge(w, n->pos, n->data.len * 3));
+				TRY(jw_charge(w, n->pos, n->data.len * 3));
 				TRY(bignum_text(w, n->pos, n, &t, &tl));
 				k->number(k->ctx, t, tl);
 				marshal_free(w->hooks, t);
@@ -1564,7 +1211,7 @@ emit_flat(Walk *w, const MarshalNode *n)
 				char		buf[40];
 
 				if (!marshal_parse_float(n->data.ptr, n->data.len, &d))
-					return fail(w, MARSHAL_ERR_FORMAT, n->pos, "unreadable float");
+					return jw_fail(w, MARSHAL_ERR_FORMAT, n->pos, "unreadable float");
 				if (!isfinite(d))
 					k->null(k->ctx);
 				else
@@ -1573,14 +1220,14 @@ emit_flat(Walk *w, const MarshalNode *n)
 			}
 		case MT_STRING:
 		case MT_SYMBOL:
-			return emit_text(w, n->pos, n->data.ptr, n->data.len, n->encoding,
+			return jw_emit_text(w, n->pos, n->data.ptr, n->data.len, n->encoding,
 							 n->encname, false);
 		case MT_REGEXP:
-			return emit_regexp(w, n);
+			return jw_emit_regexp(w, n);
 		case MT_CLASS:
 		case MT_MODULE:
 		case MT_MODULE_OLD:
-			return emit_text(w, n->pos, n->data.ptr, n->data.len,
+			return jw_emit_text(w, n->pos, n->data.ptr, n->data.len,
 							 n->encoding == MENC_BINARY ? MENC_UTF8 : n->encoding,
 							 n->encname, false);
 		case MT_USERDEF:
@@ -1591,10 +1238,10 @@ emit_flat(Walk *w, const MarshalNode *n)
 				MarshalStatus st = marshal_time_json(w->doc, n, w->opts.time_precision,
 													 buf, &len, w->err);
 
-				return emit_time_text(w, st, buf, len);
+				return jw_emit_time_text(w, st, buf, len);
 			}
 			if (marshal_class_is(n, MC_BIGDECIMAL))
-				return emit_bigdecimal(w, n);
+				return jw_emit_bigdecimal(w, n);
 			{
 				/* a _dump class we do not know: keep its bytes */
 				char	   *b64 = marshal_alloc(w->hooks, MARSHAL_BASE64_LEN(n->data.len) + 1);
@@ -1602,12 +1249,12 @@ emit_flat(Walk *w, const MarshalNode *n)
 				MarshalBytes none = {NULL, 0};
 
 				if (b64 == NULL)
-					return fail(w, MARSHAL_ERR_NOMEM, n->pos, "out of memory");
-				TRY(charge(w, n->pos, n->data.len));
+					return jw_fail(w, MARSHAL_ERR_NOMEM, n->pos, "out of memory");
+				TRY(jw_charge(w, n->pos, n->data.len));
 				bl = marshal_base64_encode(n->data.ptr, n->data.len, b64);
 				k->begin_object(k->ctx);
 				k->key(k->ctx, "$class", 6, true);
-				TRY(emit_text(w, n->pos, n->cls.ptr, n->cls.len, MENC_UTF8, none, false));
+				TRY(jw_emit_text(w, n->pos, n->cls.ptr, n->cls.len, MENC_UTF8, none, false));
 				k->key(k->ctx, "$dump", 5, true);
 				k->string(k->ctx, b64, bl, false);
 				k->end_object(k->ctx);
@@ -1615,7 +1262,7 @@ emit_flat(Walk *w, const MarshalNode *n)
 				return MARSHAL_OK;
 			}
 		default:
-			return fail(w, MARSHAL_ERR_FORMAT, n->pos, "unexpected value");
+			return jw_fail(w, MARSHAL_ERR_FORMAT, n->pos, "unexpected value");
 	}
 }
 
@@ -1644,23 +1291,23 @@ emit_leaf(Walk *w, size_t pos, size_t *next, bool *done)
 			k->integer(k->ctx, leaf.ival);
 			return MARSHAL_OK;
 		default:
-			return emit_text(w, pos, leaf.data.ptr, leaf.data.len, leaf.encoding,
+			return jw_emit_text(w, pos, leaf.data.ptr, leaf.data.len, leaf.encoding,
 							 none, false);
 	}
 }
 
-static MarshalStatus
-emit_value(Walk *w, size_t pos, size_t *next)
+MarshalStatus
+jw_emit_value(Walk *w, size_t pos, size_t *next)
 {
 	MarshalNode n;
 	MarshalStatus st;
 	size_t		target;
 	bool		done;
 
-	TRY(charge(w, pos, 0));
+	TRY(jw_charge(w, pos, 0));
 	/* every value counts a level, leaves too, as the reader counts them */
 	if (w->depth + 1 > w->opts.max_depth)
-		return fail(w, MARSHAL_ERR_DEPTH, pos, "nesting deeper than %u levels",
+		return jw_fail(w, MARSHAL_ERR_DEPTH, pos, "nesting deeper than %u levels",
 					w->opts.max_depth);
 	TRY(emit_leaf(w, pos, next, &done));
 	if (done)
@@ -1671,7 +1318,7 @@ emit_value(Walk *w, size_t pos, size_t *next)
 		n.type != MT_USRMARSHAL && n.type != MT_DATA)
 	{
 		/* flat values; a link's next is just past the link */
-		TRY(emit_flat(w, &n));
+		TRY(jw_emit_flat(w, &n));
 		*next = n.next;
 		return MARSHAL_OK;
 	}
@@ -1681,9 +1328,9 @@ emit_value(Walk *w, size_t pos, size_t *next)
 		{
 			char		name[CLASS_SHOWN];
 
-			return fail(w, MARSHAL_ERR_UNREPRESENTABLE, pos,
+			return jw_fail(w, MARSHAL_ERR_UNREPRESENTABLE, pos,
 						"%s contains itself (object link to offset %zu)",
-						class_text(&n, name), n.pos);
+						jw_class_text(&n, name), n.pos);
 		}
 	if (++w->depth % 8 == 0 && w->hooks && w->hooks->check_stack)
 		w->hooks->check_stack(w->hooks->ctx);
@@ -1693,7 +1340,7 @@ emit_value(Walk *w, size_t pos, size_t *next)
 		size_t	   *bigger = marshal_alloc(w->hooks, 2 * w->activecap * sizeof(size_t));
 
 		if (bigger == NULL)
-			return fail(w, MARSHAL_ERR_NOMEM, pos, "out of memory");
+			return jw_fail(w, MARSHAL_ERR_NOMEM, pos, "out of memory");
 		memcpy(bigger, w->active, w->nactive * sizeof(size_t));
 		if (w->active != w->active_inline)
 			marshal_free(w->hooks, w->active);
@@ -1762,7 +1409,7 @@ marshal_to_json_at(const MarshalDoc *doc, size_t pos,
 	MarshalStatus st;
 
 	TRY(walk_init(&w, doc, sink, opts, hooks, err));
-	st = emit_value(&w, pos, &end);
+	st = jw_emit_value(&w, pos, &end);
 	walk_done(&w);
 	return st;
 }
@@ -1779,7 +1426,7 @@ marshal_to_json_entry(const MarshalDoc *doc, const MarshalEntry *e,
 
 	TRY(walk_init(&w, doc, sink, opts, hooks, err));
 	st = e->cast != MARSHAL_CAST_NONE ? emit_cast(&w, e, &end)
-		: emit_value(&w, e->value, &end);
+		: jw_emit_value(&w, e->value, &end);
 	walk_done(&w);
 	return st;
 }
@@ -1794,9 +1441,9 @@ marshal_to_json(const MarshalDoc *doc, const MarshalJsonSink *sink,
 	MarshalStatus st;
 
 	TRY(walk_init(&w, doc, sink, opts, hooks, err));
-	st = emit_value(&w, MARSHAL_ROOT, &end);
+	st = jw_emit_value(&w, MARSHAL_ROOT, &end);
 	if (st == MARSHAL_OK && end != doc->len)
-		st = fail(&w, MARSHAL_ERR_FORMAT, end, "value ends before the stream");
+		st = jw_fail(&w, MARSHAL_ERR_FORMAT, end, "value ends before the stream");
 	walk_done(&w);
 	return st;
 }
