@@ -47,7 +47,7 @@ write_rbmarshal(MarshalWriter *w, bytea *v, bool as_key)
 		/* a String key is a frozen, shared string in a Ruby Hash */
 		MarshalNode n;
 
-		rbmarshal_check_status(marshal_node(&doc, 2, &n, &err), &err);
+		rbmarshal_check_status(marshal_node(&doc, MARSHAL_ROOT, &n, &err), &err);
 		if (n.type == MT_STRING && n.encoding == MENC_UTF8 && n.uclass.len == 0 &&
 			n.next == doc.len)
 		{
@@ -56,7 +56,7 @@ write_rbmarshal(MarshalWriter *w, bytea *v, bool as_key)
 			return;
 		}
 	}
-	rbmarshal_check_status(marshal_reencode_into(w, &doc, 2, rbmarshal_hooks(), &err), &err);
+	rbmarshal_check_status(marshal_reencode_into(w, &doc, MARSHAL_ROOT, rbmarshal_hooks(), &err), &err);
 	marshal_index_free(&doc.index, rbmarshal_hooks());
 }
 

@@ -48,7 +48,7 @@ to_numeric(bytea *v, const char *target, MarshalNode *n, MarshalDoc *doc)
 	MarshalError err;
 
 	rbmarshal_open_lazy(v, doc);
-	rbmarshal_check_status(marshal_node(doc, 2, n, &err), &err);
+	rbmarshal_check_status(marshal_node(doc, MARSHAL_ROOT, n, &err), &err);
 	switch (n->type)
 	{
 		case MT_FIXNUM:
@@ -159,7 +159,7 @@ rbmarshal_to_bool(PG_FUNCTION_ARGS)
 	MarshalError err;
 
 	rbmarshal_open_lazy(PG_GETARG_RBMARSHAL_PP(0), &doc);
-	rbmarshal_check_status(marshal_node(&doc, 2, &n, &err), &err);
+	rbmarshal_check_status(marshal_node(&doc, MARSHAL_ROOT, &n, &err), &err);
 	if (n.type != MT_TRUE && n.type != MT_FALSE)
 		cannot_cast(&n, "boolean");
 	PG_RETURN_BOOL(n.type == MT_TRUE);
@@ -177,10 +177,10 @@ rbmarshal_to_timestamptz(PG_FUNCTION_ARGS)
 	TimestampTz result;
 
 	rbmarshal_open_lazy(PG_GETARG_RBMARSHAL_PP(0), &doc);
-	rbmarshal_check_status(marshal_instant(&doc, 2, &t, &ok, &err), &err);
+	rbmarshal_check_status(marshal_instant(&doc, MARSHAL_ROOT, &t, &ok, &err), &err);
 	if (!ok)
 	{
-		rbmarshal_check_status(marshal_node(&doc, 2, &n, &err), &err);
+		rbmarshal_check_status(marshal_node(&doc, MARSHAL_ROOT, &n, &err), &err);
 		cannot_cast(&n, "timestamp with time zone");
 	}
 	/* truncated to microseconds, as Time#usec */
@@ -204,10 +204,10 @@ rbmarshal_to_date(PG_FUNCTION_ARGS)
 	bool		ok;
 
 	rbmarshal_open_lazy(PG_GETARG_RBMARSHAL_PP(0), &doc);
-	rbmarshal_check_status(marshal_date_jd(&doc, 2, &jd, &ok, &err), &err);
+	rbmarshal_check_status(marshal_date_jd(&doc, MARSHAL_ROOT, &jd, &ok, &err), &err);
 	if (!ok)
 	{
-		rbmarshal_check_status(marshal_node(&doc, 2, &n, &err), &err);
+		rbmarshal_check_status(marshal_node(&doc, MARSHAL_ROOT, &n, &err), &err);
 		cannot_cast(&n, "date");
 	}
 	/* a Julian Day Number is calendar-free: the same day in either */

@@ -138,7 +138,7 @@ rbmarshal_cache_entry(PG_FUNCTION_ARGS)
 		if (marshal_doc_open(&doc, e.version, e.version_len, rbmarshal_hooks(), 0,
 							 &err) != MARSHAL_OK)
 			rbmarshal_report(&err, NULL, "rbmarshal");
-		if (marshal_node(&doc, 2, &n, &err) != MARSHAL_OK)
+		if (marshal_node(&doc, MARSHAL_ROOT, &n, &err) != MARSHAL_OK)
 			rbmarshal_report(&err, NULL, "rbmarshal");
 		if (n.type == MT_STRING)
 			values[2] = PointerGetDatum(version_text(n.data.ptr, n.data.len));

@@ -323,7 +323,7 @@ marshal_jsonb(bytea *v, int time_precision, MarshalBinaryMode binary)
 		old = MemoryContextSwitchTo(work);
 	}
 	rbmarshal_open_lazy(v, &doc);
-	root = rbmarshal_json_value(&doc, 2, time_precision, binary);
+	root = rbmarshal_json_value(&doc, MARSHAL_ROOT, time_precision, binary);
 	if (work)
 		MemoryContextSwitchTo(old);
 	result = JsonbValueToJsonb(root);
@@ -340,7 +340,7 @@ rbmarshal_jsonb(PG_FUNCTION_ARGS)
 {
 	bytea	   *v = PG_GETARG_RBMARSHAL_PP(0);
 
-	return marshal_jsonb(v, 3, MBIN_BASE64);
+	return marshal_jsonb(v, MARSHAL_DEFAULT_TIME_PRECISION, MARSHAL_DEFAULT_BINARY);
 }
 
 /* rbmarshal_to_jsonb(value, time_precision, binary) */

@@ -56,5 +56,6 @@ rbmarshal_yaml_to_jsonb(const char *s, size_t len)
 	if (marshal_doc_open(&doc, bytes, nbytes, rbmarshal_hooks(),
 						 (uint32_t) rbmarshal_max_depth, &err) != MARSHAL_OK)
 		rbmarshal_report(&err, NULL, "jsonb");
-	return JsonbValueToJsonb(rbmarshal_json_value(&doc, 2, 3, MARSHAL_DEFAULT_BINARY));
+	return JsonbValueToJsonb(rbmarshal_json_value(&doc, MARSHAL_ROOT, MARSHAL_DEFAULT_TIME_PRECISION,
+											 MARSHAL_DEFAULT_BINARY));
 }

@@ -7,10 +7,7 @@
  * whose text differs, then "inspect: N matched, M differ".  PostgreSQL-free:
  *
  *	cc -std=c11 -O1 -g -Isrc -o /tmp/inspect_check test/literal/inspect_check.c \
- *		src/marshal_reader.c src/marshal_text.c src/marshal_cursor.c \
- *		src/marshal_format.c src/marshal_json.c src/marshal_writer.c \
- *		src/marshal_reencode.c src/marshal_view.c src/marshal_literal.c \
- *		src/marshal_inspect.c src/marshal_cache.c src/marshal_record.c -lm -lz
+ *		$(sed -n 's/^CODEC_SRC = //p' Makefile) -lm -lz
  *
  * Usage: inspect_check [-q] [-p PREFIX]... [FILE]
  *	-q			print the summary only
