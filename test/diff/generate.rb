@@ -53,14 +53,7 @@ OUT_DIR = File.expand_path(args[0] || __dir__)
 WRITE_RAW = ARGV.include?("--raw")
 FIXTURES = File.expand_path("../fixtures/valid.tsv", __dir__)
 
-def fail!(msg)
-  warn "generate.rb: #{msg}"
-  exit 1
-end
-
-def hex(bytes)
-  bytes.unpack1("H*")
-end
+require_relative "../generator"
 
 # ---------------------------------------------------------------------------
 # ActiveSupport 6.1 -> the contract (SPEC section 3: Rails 7 where versions differ)

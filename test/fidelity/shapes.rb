@@ -60,14 +60,7 @@ AS_VERSION = ActiveSupport::VERSION
 TAG = "as#{AS_VERSION::MAJOR}#{AS_VERSION::MINOR}"
 OUT_DIR = File.expand_path(ARGV[0] || __dir__)
 
-def fail!(msg)
-  warn "shapes.rb: #{msg}"
-  exit 1
-end
-
-def hex(bytes)
-  bytes.unpack1("H*")
-end
+require_relative "../generator"
 
 # ---------------------------------------------------------------------------
 # The contract's deviations from ActiveSupport (and 6.1 -> 7.x)

@@ -8,10 +8,7 @@
 # LOAD_SECONDS (default 20) and LOAD_CLIENTS (default 4) size the run.
 # Last line: "load: N passed, N failed".
 set -uo pipefail
-passed=0
-failed=0
-ok() { echo "ok - $1"; passed=$((passed + 1)); }
-not_ok() { echo "not ok - $1"; failed=$((failed + 1)); }
+. "$(dirname "$0")/../tap.sh"
 check() { # description, SQL giving 0 when all is well
 	local n
 	n=$(q -c "$2" 2>&1)

@@ -7,10 +7,7 @@
 #   - pg_dump / pg_restore round-trip an rbmarshal column byte for byte.
 # The extension must be installed.  Last line: "ops: N passed, N failed".
 set -uo pipefail
-passed=0
-failed=0
-ok() { echo "ok - $1"; passed=$((passed + 1)); }
-not_ok() { echo "not ok - $1"; failed=$((failed + 1)); }
+. "$(dirname "$0")/../tap.sh"
 db=rbmarshal_ops
 psql -X -q -d postgres -c "DROP DATABASE IF EXISTS $db" -c "DROP DATABASE IF EXISTS ${db}_restored" -c "CREATE DATABASE $db" >/dev/null
 q() { psql -X -q -At -v ON_ERROR_STOP=1 -d $db "$@"; }

@@ -120,14 +120,7 @@ require "stringio"
 
 OUT_DIR = File.expand_path(ARGV[0] || __dir__)
 
-def fail!(msg)
-  warn "generate.rb: #{msg}"
-  exit 1
-end
-
-def hex(bytes)
-  bytes.unpack1("H*")
-end
+require_relative "../generator"
 
 def write_file(name, text)
   File.binwrite(File.join(OUT_DIR, name), text)

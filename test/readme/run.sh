@@ -18,10 +18,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 
-passed=0
-failed=0
-ok() { echo "ok - $*"; passed=$((passed + 1)); }
-not_ok() { echo "not ok - $*"; failed=$((failed + 1)); }
+. test/tap.sh
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

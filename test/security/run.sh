@@ -13,10 +13,7 @@
 # Last line: "security: N passed, N failed".
 set -uo pipefail
 cd "$(dirname "$0")/../.."
-passed=0
-failed=0
-ok() { echo "ok - $1"; passed=$((passed + 1)); }
-not_ok() { echo "not ok - $1"; failed=$((failed + 1)); }
+. test/tap.sh
 owner=rbmarshal_sec_owner
 db=rbmarshal_sec
 work=$(mktemp -d)

@@ -14,10 +14,7 @@
 # "upgrade: N passed, N failed".
 set -uo pipefail
 cd "$(dirname "$0")/../.."
-passed=0
-failed=0
-ok() { echo "ok - $1"; passed=$((passed + 1)); }
-not_ok() { echo "not ok - $1"; failed=$((failed + 1)); }
+. test/tap.sh
 old=rbmarshal_upgrade_old
 new=rbmarshal_upgrade_new
 restored=rbmarshal_upgrade_restored
