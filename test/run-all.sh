@@ -40,6 +40,27 @@ step() {
 	tally "$suite" "$log/$suite"
 }
 
+# Run a suite's command, show its output (the lines matching $2; '': all)
+# and tally its "<suite>: ..." line.
+tool_suite() {
+	local suite=$1 show=$2
+	shift 2
+	"$@" >"$log/$suite" 2>&1
+	grep -E "$show" "$log/$suite"
+	tally "$suite" "$log/$suite"
+}
+
+# Run a suite's script in a throwaway cluster, show its result lines (those
+# matching $4, by default ok/not ok) and tally its "<suite>: ..." line (or
+# show the script's last $3 lines when it printed none).
+cluster_suite() {
+	local suite=$1 script=$2 context=$3 show=${4:-'^(ok|not ok) '}
+	pg_virtualenv -t bash "$script" >"$log/$suite.raw" 2>&1
+	grep -E "$show" "$log/$suite.raw"
+	grep -E "^$suite: " "$log/$suite.raw" >"$log/$suite" || tail -n "$context" "$log/$suite.raw"
+	tally "$suite" "$log/$suite"
+}
+
 echo "== install build and test dependencies"
 step setup bash test/setup-debian.sh
 
@@ -66,45 +87,29 @@ grep -vE '^#' "$log/valgrind"
 tally unit-valgrind "$log/valgrind"
 
 echo "== fuzzing: replay regressions, short bounded runs (libFuzzer, ASan+UBSan)"
-bash test/fuzz/run-ci.sh >"$log/fuzz" 2>&1
-grep -E '^(ok|not ok|fuzz:)' "$log/fuzz"
-tally fuzz "$log/fuzz"
+tool_suite fuzz '^(ok|not ok|fuzz:)' bash test/fuzz/run-ci.sh
 
 echo "== fixtures reproduce from Ruby"
-bash test/check-fixtures.sh >"$log/fixtures" 2>&1
-cat "$log/fixtures"
-tally fixtures "$log/fixtures"
+tool_suite fixtures '' bash test/check-fixtures.sh
 
 echo "== differential data reproduces from Ruby"
-bash test/diff/check.sh >"$log/diff" 2>&1
-cat "$log/diff"
-tally diff-fixtures "$log/diff"
+tool_suite diff-fixtures '' bash test/diff/check.sh
 
 echo "== literal data reproduces from Ruby (inspect.tsv too when node is set up)"
-bash test/literal/check.sh >"$log/literal" 2>&1
-grep -E '^(ok|FAIL|skip|literal-fixtures:)' "$log/literal"
-tally literal-fixtures "$log/literal"
+tool_suite literal-fixtures '^(ok|FAIL|skip|literal-fixtures:)' bash test/literal/check.sh
 
 echo "== YAML reader against MRI (Psych 4), fixtures reproduce from Ruby"
-bash test/yaml/check.sh >"$log/yaml" 2>&1
-grep -E '^(not ok|yaml_check|yaml_check_asan|yaml-fixtures|yaml:)' "$log/yaml"
-tally yaml "$log/yaml"
+tool_suite yaml '^(not ok|yaml_check|yaml_check_asan|yaml-fixtures|yaml:)' bash test/yaml/check.sh
 
 echo "== Rails fixtures reproduce from ActiveSupport/ActiveRecord"
-bash test/rails/check.sh >"$log/rails" 2>&1
-cat "$log/rails"
-tally rails-fixtures "$log/rails"
+tool_suite rails-fixtures '' bash test/rails/check.sh
 
 echo "== edit cases reproduce from Ruby"
-bash test/edit/check.sh >"$log/edit" 2>&1
-cat "$log/edit"
-tally edit-fixtures "$log/edit"
+tool_suite edit-fixtures '' bash test/edit/check.sh
 
 echo "== security fixtures reproduce from ActiveSupport"
-bash test/regenerate-check.sh --hint "(needs ruby-activesupport: test/setup-debian.sh)" \
-	security-fixtures test/security/generate.rb -- test/security/cache_entries.tsv >"$log/secfx" 2>&1
-cat "$log/secfx"
-tally security-fixtures "$log/secfx"
+tool_suite security-fixtures '' bash test/regenerate-check.sh --hint "(needs ruby-activesupport: test/setup-debian.sh)" \
+	security-fixtures test/security/generate.rb -- test/security/cache_entries.tsv
 
 echo "== regression suite (pg_regress in a throwaway cluster)"
 step install make -s install
@@ -128,40 +133,22 @@ grep -vE 'PostgreSQL cluster|^Dropping cluster|^regress-alone: ' "$log/alone"
 tally regress-alone "$log/alone"
 
 echo "== README: the reference tables equal the catalog, every sql block runs"
-pg_virtualenv -t bash test/readme/run.sh >"$log/readme.raw" 2>&1
-grep -E '^(ok|not ok|    )' "$log/readme.raw"
-grep -E '^readme: ' "$log/readme.raw" >"$log/readme" || tail -n 30 "$log/readme.raw"
-tally readme "$log/readme"
+cluster_suite readme test/readme/run.sh 30 '^(ok|not ok|    )'
 
 echo "== operational tests (memory, cancel, dump/restore) in a throwaway cluster"
-pg_virtualenv -t bash test/ops/run.sh >"$log/ops.raw" 2>&1
-grep -E '^(ok|not ok) ' "$log/ops.raw"
-grep -E '^ops: ' "$log/ops.raw" >"$log/ops" || tail -n 30 "$log/ops.raw"
-tally ops "$log/ops"
+cluster_suite ops test/ops/run.sh 30
 
 echo "== upgrade from the released 0.1.0: the catalog equals a fresh install"
-pg_virtualenv -t bash test/upgrade/run.sh >"$log/upgrade.raw" 2>&1
-grep -E '^(ok|not ok) ' "$log/upgrade.raw"
-grep -E '^upgrade: ' "$log/upgrade.raw" >"$log/upgrade" || tail -n 60 "$log/upgrade.raw"
-tally upgrade "$log/upgrade"
+cluster_suite upgrade test/upgrade/run.sh 60
 
 echo "== security: a database owner installs it and uses every function; dump/restore"
-pg_virtualenv -t bash test/security/run.sh >"$log/security.raw" 2>&1
-grep -E '^(ok|not ok) ' "$log/security.raw"
-grep -E '^security: ' "$log/security.raw" >"$log/security" || tail -n 60 "$log/security.raw"
-tally security "$log/security"
+cluster_suite security test/security/run.sh 60
 
 echo "== Rails app on rbmarshal columns (contrib/rails, ActiveRecord + pg) in a throwaway cluster"
-pg_virtualenv -t bash test/rails_app/run.sh >"$log/rails-app.raw" 2>&1
-grep -E '^(ok|not ok) ' "$log/rails-app.raw"
-grep -E '^rails-app: ' "$log/rails-app.raw" >"$log/rails-app" || tail -n 30 "$log/rails-app.raw"
-tally rails-app "$log/rails-app"
+cluster_suite rails-app test/rails_app/run.sh 30
 
 echo "== load: pgbench, several clients for a fixed time, in a throwaway cluster"
-pg_virtualenv -t bash test/ops/load.sh >"$log/load.raw" 2>&1
-grep -E '^(ok|not ok) ' "$log/load.raw"
-grep -E '^load: ' "$log/load.raw" >"$log/load" || tail -n 30 "$log/load.raw"
-tally load "$log/load"
+cluster_suite load test/ops/load.sh 30
 
 echo "$passed passed, $failed failed"
 [[ $failed -eq 0 ]]
