@@ -33,6 +33,17 @@ cannot_cast(const MarshalNode *n, const char *target)
 			 errmsg("cannot cast Ruby %s to %s", rbmarshal_class_name(n), target)));
 }
 
+/* The root value, which a decoder found not to be what target needs. */
+static void
+cannot_cast_root(const MarshalDoc *doc, const char *target)
+{
+	MarshalNode n;
+	MarshalError err;
+
+	rbmarshal_check_status(marshal_node(doc, MARSHAL_ROOT, &n, &err), &err);
+	cannot_cast(&n, target);
+}
+
 static Numeric
 numeric_of_text(const char *s)
 {
@@ -170,7 +181,6 @@ Datum
 rbmarshal_to_timestamptz(PG_FUNCTION_ARGS)
 {
 	MarshalDoc	doc;
-	MarshalNode n;
 	MarshalError err;
 	MarshalInstant t;
 	bool		ok;
@@ -179,10 +189,7 @@ rbmarshal_to_timestamptz(PG_FUNCTION_ARGS)
 	rbmarshal_open_lazy(PG_GETARG_RBMARSHAL_PP(0), &doc);
 	rbmarshal_check_status(marshal_instant(&doc, MARSHAL_ROOT, &t, &ok, &err), &err);
 	if (!ok)
-	{
-		rbmarshal_check_status(marshal_node(&doc, MARSHAL_ROOT, &n, &err), &err);
-		cannot_cast(&n, "timestamp with time zone");
-	}
+		cannot_cast_root(&doc, "timestamp with time zone");
 	/* truncated to microseconds, as Time#usec */
 	result = (t.epoch - (int64) (POSTGRES_EPOCH_JDATE - UNIX_EPOCH_JDATE) * SECS_PER_DAY) *
 		USECS_PER_SEC + t.nsec / 1000;
@@ -198,7 +205,6 @@ Datum
 rbmarshal_to_date(PG_FUNCTION_ARGS)
 {
 	MarshalDoc	doc;
-	MarshalNode n;
 	MarshalError err;
 	int64		jd;
 	bool		ok;
@@ -206,10 +212,7 @@ rbmarshal_to_date(PG_FUNCTION_ARGS)
 	rbmarshal_open_lazy(PG_GETARG_RBMARSHAL_PP(0), &doc);
 	rbmarshal_check_status(marshal_date_jd(&doc, MARSHAL_ROOT, &jd, &ok, &err), &err);
 	if (!ok)
-	{
-		rbmarshal_check_status(marshal_node(&doc, MARSHAL_ROOT, &n, &err), &err);
-		cannot_cast(&n, "date");
-	}
+		cannot_cast_root(&doc, "date");
 	/* a Julian Day Number is calendar-free: the same day in either */
 	if (jd < DATETIME_MIN_JULIAN || jd >= DATE_END_JULIAN)
 		ereport(ERROR,
