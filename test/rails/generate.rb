@@ -1140,21 +1140,19 @@ record61("rec61_loaded_nils", Widget.find(2))
 
 # changed attributes (string input, as from a form), not read since:
 # Attribute::FromUser without @value, @original_attribute FromDatabase
-r = Widget.find(1)
-r.name = "changed"
-r.quantity = "7"
-r.price = "9.999"
-r.active = "0"
-r.published_at = "2024-03-06 10:00:00"
-record61("rec61_changed", r)
+def changed_widget
+  r = Widget.find(1)
+  r.name = "changed"
+  r.quantity = "7"
+  r.price = "9.999"
+  r.active = "0"
+  r.published_at = "2024-03-06 10:00:00"
+  r
+end
+record61("rec61_changed", changed_widget)
 
 # the same, read afterwards: FromUser with @value
-r = Widget.find(1)
-r.name = "changed"
-r.quantity = "7"
-r.price = "9.999"
-r.active = "0"
-r.published_at = "2024-03-06 10:00:00"
+r = changed_widget
 read_every_attribute(r)
 r.changes
 record61("rec61_changed_read", r)
