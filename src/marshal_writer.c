@@ -753,8 +753,14 @@ marshal_write_encoding(MarshalWriter *w, MarshalEncoding enc,
 	}
 }
 
-void
-marshal_write_time_utc(MarshalWriter *w, int64_t epoch, int32_t usec)
+/*
+ * Time's _dump bytes (MRI's time_mdump) for a time epoch + usec, UTC or
+ * not: 8 bytes, then, for years outside 1900..1900+0xffff, the year's
+ * extension.  out has room for MARSHAL_TIME_DUMP_MAX bytes; returns the
+ * length.
+ */
+size_t
+marshal_time_dump_bytes(int64_t epoch, int32_t usec, bool utc, uint8_t *out)
 {
 	int64_t		days = marshal_floor_div(epoch, 86400);
 	int64_t		secs = epoch - days * 86400;
@@ -765,12 +771,9 @@ marshal_write_time_utc(MarshalWriter *w, int64_t epoch, int32_t usec)
 	int64_t		ext = 0;
 	uint32_t	p;
 	uint32_t	s;
-	uint8_t		payload[8 + 9];
 	size_t		n = 8;
-	static const uint8_t utc[] = "UTC";
 
 	marshal_civil_from_days(days, &year, &mon, &mday);
-	/* years outside 1900..1900+0xffff carry an extension (time_mdump) */
 	field = year - 1900;
 	if (field < 0)
 	{
@@ -782,13 +785,13 @@ marshal_write_time_utc(MarshalWriter *w, int64_t epoch, int32_t usec)
 		ext = field - 0xffff;
 		field = 0xffff;
 	}
-	p = 1u << 31 | 1u << 30 | (uint32_t) field << 14 | (uint32_t) (mon - 1) << 10 |
-		(uint32_t) mday << 5 | (uint32_t) (secs / 3600);
+	p = 1u << 31 | (utc ? 1u << 30 : 0) | (uint32_t) field << 14 |
+		(uint32_t) (mon - 1) << 10 | (uint32_t) mday << 5 | (uint32_t) (secs / 3600);
 	s = (uint32_t) (secs / 60 % 60) << 26 | (uint32_t) (secs % 60) << 20 | (uint32_t) usec;
 	for (int i = 0; i < 4; i++)
 	{
-		payload[i] = (uint8_t) (p >> (8 * i));
-		payload[4 + i] = (uint8_t) (s >> (8 * i));
+		out[i] = (uint8_t) (p >> (8 * i));
+		out[4 + i] = (uint8_t) (s >> (8 * i));
 	}
 	if (ext > 0)
 	{
@@ -800,10 +803,20 @@ marshal_write_time_utc(MarshalWriter *w, int64_t epoch, int32_t usec)
 			bytes[nb++] = (uint8_t) ext;
 			ext >>= 8;
 		}
-		payload[n++] = (uint8_t) (nb + 5);	/* w_long of a small count */
-		memcpy(payload + n, bytes, (size_t) nb);
+		out[n++] = (uint8_t) (nb + 5);	/* w_long of a small count */
+		memcpy(out + n, bytes, (size_t) nb);
 		n += (size_t) nb;
 	}
+	return n;
+}
+
+void
+marshal_write_time_utc(MarshalWriter *w, int64_t epoch, int32_t usec)
+{
+	uint8_t		payload[MARSHAL_TIME_DUMP_MAX];
+	size_t		n = marshal_time_dump_bytes(epoch, usec, true, payload);
+	static const uint8_t utc[] = "UTC";
+
 	/* I u :Time <payload> {zone: "UTC"}, the Time registered after */
 	put_byte(w, MT_IVAR);
 	put_byte(w, MT_USERDEF);

@@ -37,6 +37,10 @@ extern uint32_t marshal_write_fstring(MarshalWriter *w, const uint8_t *s,
 /* Time.at(epoch, usec).utc, Date.jd(jd), BigDecimal(text) as MRI dumps them */
 extern void marshal_write_time_utc(MarshalWriter *w, int64_t epoch,
 								   int32_t usec);
+/* Time's _dump bytes (time_mdump's 8, and a far year's extension) */
+#define MARSHAL_TIME_DUMP_MAX (8 + 9)
+extern size_t marshal_time_dump_bytes(int64_t epoch, int32_t usec, bool utc,
+									  uint8_t *out);
 extern void marshal_write_date(MarshalWriter *w, int64_t jd);
 extern void marshal_write_bigdecimal(MarshalWriter *w, const char *text,
 									 size_t len);

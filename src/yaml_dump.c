@@ -124,18 +124,10 @@ static void
 dump_time(YState *st, MarshalWriter *w, RVal *v)
 {
 	RTime	   *t = v->time;
-	int64_t		days = t->epoch >= 0 ? t->epoch / 86400 : -((-t->epoch + 86399) / 86400);
-	int64_t		secs = t->epoch - days * 86400;
-	int64_t		year;
-	int			mon;
-	int			mday;
-	int64_t		field;
-	int64_t		ext = 0;
-	uint32_t	p,
-				s;
-	uint8_t		payload[32];
-	size_t		len = 8;
+	uint8_t		payload[MARSHAL_TIME_DUMP_MAX];
 	int64_t		usec = t->nsec / 1000;
+	size_t		len = marshal_time_dump_bytes(t->epoch, (int32_t) usec, t->utc,
+											  payload);
 	int64_t		nsec = t->nsec % 1000;
 	RIvar		iv[5];
 	int			niv = 0;
@@ -145,40 +137,6 @@ dump_time(YState *st, MarshalWriter *w, RVal *v)
 			   *submicro = NULL,
 			   *offset = NULL;
 
-	marshal_civil_from_days(days, &year, &mon, &mday);
-	field = year - 1900;
-	if (field < 0)
-	{
-		ext = -field;
-		field = 0;
-	}
-	else if (field > 0xffff)
-	{
-		ext = field - 0xffff;
-		field = 0xffff;
-	}
-	p = 1u << 31 | (t->utc ? 1u << 30 : 0) | (uint32_t) field << 14 |
-		(uint32_t) (mon - 1) << 10 | (uint32_t) mday << 5 | (uint32_t) (secs / 3600);
-	s = (uint32_t) (secs / 60 % 60) << 26 | (uint32_t) (secs % 60) << 20 | (uint32_t) usec;
-	for (int i = 0; i < 4; i++)
-	{
-		payload[i] = (uint8_t) (p >> (8 * i));
-		payload[4 + i] = (uint8_t) (s >> (8 * i));
-	}
-	if (ext > 0)
-	{
-		int			nb = 0;
-		uint8_t		bytes[8];
-
-		while (ext > 0)
-		{
-			bytes[nb++] = (uint8_t) ext;
-			ext >>= 8;
-		}
-		payload[len++] = (uint8_t) (nb + 5);
-		memcpy(payload + len, bytes, (size_t) nb);
-		len += (size_t) nb;
-	}
 	/* time_mdump sets nano_num, nano_den, submicro, offset, zone */
 	if (nsec || t->subnum)
 	{
