@@ -12,6 +12,7 @@
 
 #include <stdarg.h>
 #include <stdlib.h>
+#include <string.h>
 
 #ifndef lengthof
 #define lengthof(a) (sizeof(a) / sizeof((a)[0]))
@@ -194,6 +195,20 @@ marshal_encode_long(int64_t x, uint8_t buf[9])
 		}
 	}
 	return (size_t) i + 1;
+}
+
+/* In 64-bit MRI a double is an immediate "flonum" for most exponents. */
+static inline bool
+marshal_is_flonum(double d)
+{
+	uint64_t	bits;
+	int			top;
+
+	memcpy(&bits, &d, 8);
+	if (bits == 0)
+		return true;			/* +0.0 */
+	top = (int) ((bits >> 60) & 7);
+	return (top == 3 || top == 4) && bits != 0x3000000000000000ULL;
 }
 
 /* a / b rounded down (b > 0): days of a count of seconds, before 1970 too */

@@ -367,20 +367,6 @@ marshal_write_decimal(MarshalWriter *w, const char *digits, size_t len)
 	marshal_free(w->hooks, limbs);
 }
 
-/* In 64-bit MRI a double is an immediate "flonum" for most exponents. */
-static bool
-is_flonum(double d)
-{
-	uint64_t	bits;
-	int			top;
-
-	memcpy(&bits, &d, 8);
-	if (bits == 0)
-		return true;			/* +0.0 */
-	top = (int) ((bits >> 60) & 7);
-	return (top == 3 || top == 4) && bits != 0x3000000000000000ULL;
-}
-
 /* w_float's text: shortest round-trip digits in MRI's own layout. */
 size_t
 marshal_float_text(double d, char *out)
@@ -440,7 +426,7 @@ marshal_write_float(MarshalWriter *w, double d)
 	char		text[40];
 	size_t		n;
 
-	if (is_flonum(d))
+	if (marshal_is_flonum(d))
 	{
 		uint64_t	h = hash_bytes((const uint8_t *) &d, 8);
 		uint32_t	slot;

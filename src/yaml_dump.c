@@ -18,20 +18,6 @@
 
 static void dump(YState *st, MarshalWriter *w, RVal *v);
 
-/* 64-bit MRI keeps most doubles as immediates ("flonums") */
-static bool
-is_flonum(double d)
-{
-	uint64_t	bits;
-	int			top;
-
-	memcpy(&bits, &d, 8);
-	if (bits == 0)
-		return true;
-	top = (int) ((bits >> 60) & 7);
-	return (top == 3 || top == 4) && bits != 0x3000000000000000ULL;
-}
-
 /* A heap object seen before is a link; else it takes the next number. */
 static bool
 linked(MarshalWriter *w, RVal *v)
@@ -277,7 +263,7 @@ dump(YState *st, MarshalWriter *w, RVal *v)
 				dump_bigint(st, w, v);
 			break;
 		case RV_FLOAT:
-			if (is_flonum(v->dval) || !linked(w, v))
+			if (marshal_is_flonum(v->dval) || !linked(w, v))
 				marshal_write_float(w, v->dval);
 			break;
 		case RV_STRING:
