@@ -665,12 +665,6 @@ end
 # Write
 # ---------------------------------------------------------------------------
 
-def tsv(text)
-  text = text.to_s
-  fail!("TSV field holds a control character: #{text.inspect[0, 80]}") if text.match?(/[\x00-\x1f\x7f]/)
-  text
-end
-
 def escape(text)
   text.gsub(/[\\\t\n\r]/, "\\" => "\\\\", "\t" => "\\t", "\n" => "\\n", "\r" => "\\r")
 end
@@ -679,14 +673,14 @@ def write(name, lines)
   File.binwrite(File.join(OUT_DIR, "#{TAG}_#{name}.tsv"), lines.join)
 end
 
-write("to_json", TO_JSON.map { |n, (s, j)| "#{n}\t#{hex(s)}\t#{tsv(j)}\n" })
-write("paths", PATHS.map { |n, (s, steps, e)| "#{n}\t#{hex(s)}\t#{tsv(JsonView.pg_array(steps))}\t#{e ? hex(e) : 'NULL'}\n" })
+write("to_json", TO_JSON.map { |n, (s, j)| "#{n}\t#{hex(s)}\t#{tsv_field(j)}\n" })
+write("paths", PATHS.map { |n, (s, steps, e)| "#{n}\t#{hex(s)}\t#{tsv_field(JsonView.pg_array(steps))}\t#{e ? hex(e) : 'NULL'}\n" })
 write("refused", REFUSED.map { |n, (s, c)| "#{n}\t#{hex(s)}\t#{c}\n" })
-write("bigdecimal", BIGDEC.map { |n, (s, r)| "#{n}\t#{hex(s)}\t#{tsv(r)}\n" })
+write("bigdecimal", BIGDEC.map { |n, (s, r)| "#{n}\t#{hex(s)}\t#{tsv_field(r)}\n" })
 write("inspect", INSPECT.map { |n, (s, t)| "#{n}\t#{hex(s)}\t#{escape(t)}\n" })
 unless CACHE.empty?
   write("cache", CACHE.map do |n, f, b, v, e, ver|
-    "#{n}\t#{f}\t#{hex(b)}\t#{hex(Marshal.dump(v))}\t#{e || 'NULL'}\t#{ver.nil? ? 'NULL' : tsv(ver)}\n"
+    "#{n}\t#{f}\t#{hex(b)}\t#{hex(Marshal.dump(v))}\t#{e || 'NULL'}\t#{ver.nil? ? 'NULL' : tsv_field(ver)}\n"
   end)
 end
 

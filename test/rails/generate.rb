@@ -126,12 +126,6 @@ def write_file(name, text)
   File.binwrite(File.join(OUT_DIR, name), text)
 end
 
-def tsv_field(text)
-  text = text.to_s
-  fail!("TSV field holds a control character: #{text.inspect[0, 80]}") if text.match?(/[\x00-\x1f\x7f]/)
-  text
-end
-
 # ---------------------------------------------------------------------------
 # The clock: Time.now returns FrozenClock.now, and aborts when nothing is set.
 # ---------------------------------------------------------------------------
