@@ -51,7 +51,7 @@ test/fuzz/fuzz_walk: test/fuzz/fuzz_walk.c $(FUZZ_WALK_SRC) $(wildcard src/marsh
 test/fuzz/fuzz_yaml: test/fuzz/fuzz_yaml.c $(FUZZ_WALK_SRC) $(YAML_SRC) $(wildcard src/marshal*.h src/yaml*.h)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -Isrc -o $@ $< $(FUZZ_WALK_SRC) $(YAML_SRC) $(FUZZ_LDLIBS) -lyaml
 
-$(filter-out test/fuzz/fuzz_walk test/fuzz/fuzz_yaml,$(FUZZ_BINS)): test/fuzz/%: test/fuzz/%.c $(FUZZ_SRC) $(wildcard src/marshal*.h)
+$(filter-out test/fuzz/fuzz_walk test/fuzz/fuzz_yaml,$(FUZZ_BINS)): test/fuzz/%: test/fuzz/%.c $(FUZZ_SRC) $(wildcard src/marshal*.h test/fuzz/*.h)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -Isrc -o $@ $< $(FUZZ_SRC) $(FUZZ_LDLIBS)
 
 fuzz-build: $(FUZZ_BINS)

@@ -32,18 +32,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void
-die(const char *fmt,...)
-{
-	va_list		ap;
-
-	va_start(ap, fmt);
-	fputs("fuzz_text: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
-	va_end(ap);
-	abort();
-}
+#define FUZZ_NAME "fuzz_text"
+#include "fuzz_die.h"
 
 static void *
 xmalloc(size_t n)

@@ -46,6 +46,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define FUZZ_NAME "fuzz_validate"
+#include "fuzz_die.h"
+
 /*
  * Lowest stack address reached by instrumented code: libFuzzer's runtime
  * defines it and -fsanitize=fuzzer on Linux implies
@@ -82,19 +85,6 @@ typedef struct Alloc
 	size_t		stack_checks;
 	size_t		interrupt_checks;
 } Alloc;
-
-static void
-die(const char *fmt,...)
-{
-	va_list		ap;
-
-	va_start(ap, fmt);
-	fputs("fuzz_validate: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
-	va_end(ap);
-	abort();
-}
 
 static void
 live_add(Alloc *a, void *p)
