@@ -342,7 +342,12 @@ parse(YState *st)
 	if (!yaml_parser_initialize(&parser))
 		yr_fail(st, MARSHAL_ERR_NOMEM, 0, 0, 0, "out of memory");
 	yaml_parser_set_input_string(&parser, st->text, st->textlen);
-	/* Psych reads text as UTF-8 unless it starts with another BOM */
+
+	/*
+	 * Psych names the String's encoding (UTF-8) to libyaml, which then takes
+	 * a BOM as a character in column 0: "\uFEFF--- 1" is the String "--- 1"
+	 */
+	yaml_parser_set_encoding(&parser, YAML_UTF8_ENCODING);
 	while (!done)
 	{
 		YNode	   *n = NULL;

@@ -425,6 +425,17 @@ yr_class(YState *st, const YNode *n, const char *name)
 	return name;
 }
 
+/*
+ * The class of a String, Array or Hash tag: NULL when it names the base
+ * class itself (Marshal writes no "C" for a plain Array).
+ */
+static const char *
+base_or_subclass(YState *st, const YNode *n, const char *name, const char *base)
+{
+	name = yr_class(st, n, name);
+	return strcmp(name, base) == 0 ? NULL : name;
+}
+
 /* --- the visitor ----------------------------------------------------------- */
 
 static RVal *visit(YState *st, YNode *n);
@@ -713,7 +724,7 @@ scalar(YState *st, YNode *n)
 		{
 			v->cls = class_name(rest);
 			if (v->cls)
-				v->cls = yr_class(st, n, v->cls);
+				v->cls = base_or_subclass(st, n, v->cls, "String");
 		}
 		return v;
 	}
@@ -802,7 +813,7 @@ seq(YState *st, YNode *n)
 		v->cls = class_name(rest);
 		if (v->cls == NULL)
 			yr_fail_at(st, n, MARSHAL_ERR_UNREPRESENTABLE, "no class in %s", n->tag);
-		v->cls = yr_class(st, n, v->cls);
+		v->cls = base_or_subclass(st, n, v->cls, "Array");
 	}
 	reg(st, n, v);
 	yr_reserve(st, &v->items, n->nkids);
@@ -980,6 +991,27 @@ revive_hash(YState *st, RVal *h, YNode *n)
 	return h;
 }
 
+/*
+ * Whether instance_variable_set accepts the name: "@" and an identifier
+ * (letters, digits, "_" or non-ASCII bytes, not starting with a digit).
+ * Ruby raises NameError for any other, so Psych cannot load the text.
+ */
+static bool
+ivar_name_ok(const char *name, size_t len)
+{
+	if (len < 2 || name[0] != '@' || (name[1] >= '0' && name[1] <= '9'))
+		return false;
+	for (size_t i = 1; i < len; i++)
+	{
+		unsigned char c = (unsigned char) name[i];
+
+		if (!(c >= 0x80 || c == '_' || (c >= '0' && c <= '9') ||
+			  (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')))
+			return false;
+	}
+	return true;
+}
+
 /* init_with without one: each pair an instance variable "@key" */
 static RVal *
 set_ivars(YState *st, YNode *n, RVal *obj, RVal *h, bool at)
@@ -996,6 +1028,9 @@ set_ivars(YState *st, YNode *n, RVal *obj, RVal *h, bool at)
 		name[0] = '@';
 		memcpy(name + 1, k->str, k->len);
 		name[k->len + 1] = '\0';
+		if (!ivar_name_ok(name, k->len + 1))
+			yr_fail_at(st, n, MARSHAL_ERR_UNREPRESENTABLE,
+						 "an instance variable name that is not a name");
 		if (!at)
 			yr_ivar_set(st, obj, name + 1, k->len, h->items.v[p + 1]);
 		else
@@ -1285,7 +1320,7 @@ map(YState *st, YNode *n)
 				if (cls)
 				{
 					str = yr_string(st, val->str, val->len, val->enc);
-					str->cls = cls;
+					str->cls = strcmp(cls, "String") == 0 ? NULL : cls;
 				}
 				reg(st, n, str);
 			}
@@ -1318,7 +1353,7 @@ map(YState *st, YNode *n)
 		v->cls = class_name(rest);
 		if (v->cls == NULL)
 			yr_fail_at(st, n, MARSHAL_ERR_UNREPRESENTABLE, "no class in %s", tag);
-		v->cls = yr_class(st, n, v->cls);
+		v->cls = base_or_subclass(st, n, v->cls, "Array");
 		reg(st, n, v);
 		h = pairs_of(st, n);
 		internal = yr_hash_get(h, "internal");
@@ -1331,7 +1366,7 @@ map(YState *st, YNode *n)
 		{
 			RVal	   *k = iv->items.v[p];
 
-			if (k->kind != RV_STRING && k->kind != RV_SYMBOL)
+			if ((k->kind != RV_STRING && k->kind != RV_SYMBOL) || !ivar_name_ok(k->str, k->len))
 				yr_fail_at(st, n, MARSHAL_ERR_UNREPRESENTABLE, "an ivar name that is not a name");
 			yr_ivar_set(st, v, k->str, k->len, iv->items.v[p + 1]);
 		}
@@ -1359,7 +1394,7 @@ map(YState *st, YNode *n)
 		{
 			v->cls = class_name(rest + 1);
 			if (v->cls)
-				v->cls = yr_class(st, n, v->cls);
+				v->cls = base_or_subclass(st, n, v->cls, "Hash");
 		}
 		reg(st, n, v);
 		for (uint32_t i = 0; i + 1 < n->nkids; i += 2)
@@ -1375,7 +1410,8 @@ map(YState *st, YNode *n)
 					RVal	   *k = visit(st, vn->kids[j]);
 					RVal	   *val = visit(st, vn->kids[j + 1]);
 
-					if (k->kind != RV_STRING && k->kind != RV_SYMBOL)
+					if ((k->kind != RV_STRING && k->kind != RV_SYMBOL) ||
+						!ivar_name_ok(k->str, k->len))
 						yr_fail_at(st, vn, MARSHAL_ERR_UNREPRESENTABLE,
 									 "an ivar name that is not a name");
 					yr_ivar_set(st, v, k->str, k->len, val);
@@ -1389,7 +1425,7 @@ map(YState *st, YNode *n)
 		v->cls = class_name(rest);
 		if (v->cls == NULL)
 			yr_fail_at(st, n, MARSHAL_ERR_UNREPRESENTABLE, "no class in %s", tag);
-		v->cls = yr_class(st, n, v->cls);
+		v->cls = base_or_subclass(st, n, v->cls, "Hash");
 		return revive_hash(st, reg(st, n, v), n);
 	}
 	if (strcmp(tag, "!omap") == 0 || strcmp(tag, "tag:yaml.org,2002:omap") == 0)

@@ -393,7 +393,26 @@ STYLES = [
   "--- ''",
   "\ufeffa: 1",
   "a: 1\r\nb: 2\r\n",
-  "- 1\n- - 2\n  - 3\n- a: 4\n  b: 5\n"
+  "- 1\n- - 2\n  - 3\n- a: 4\n  b: 5\n",
+  # Psych names UTF-8 to libyaml: a BOM is then a character in column 0
+  "\ufeff--- 1\n",
+  "\ufeff- 1\n",
+  # instance_variable_set refuses a name that is not "@" and an identifier
+  "--- !ruby/object:Money\n'@cents': 1\n",
+  "--- !ruby/object:Money {'1': 1, a?: 2}\n",
+  "--- !ruby/object:Money {_x: 1, A: 2, \u00e9: 3}\n",
+  "--- !ruby/hash-with-ivars\nelements: {}\nivars: {x: 1}\n",
+  "--- !ruby/array:MyList\ninternal: []\nivars: {'@1': 1}\n",
+  "--- !ruby/exception:AppError\nmessage: m\n'a b': 1\n",
+  "--- !ruby/string:Tagged\nstr: a\n'e-': 1\n",
+  # a tag naming the base class itself: no "C" in Marshal
+  "--- !ruby/array:Array [1]\n",
+  "--- !ruby/array:Array\ninternal: [1]\nivars: {'@a': 1}\n",
+  "--- !ruby/hash:Hash {a: 1}\n",
+  "--- !ruby/hash-with-ivars:Hash\nelements: {a: 1}\nivars: {}\n",
+  "--- !ruby/string:String abc\n",
+  "--- !ruby/string:String\nstr: a\n'@x': 1\n",
+  "- &a !ruby/string:String x\n- *a\n- !ruby/hash:Hash {? *a : 1}\n"
 ].freeze
 STYLES.each_with_index { |y, i| add("style #{i}", y) }
 
