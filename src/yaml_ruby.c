@@ -1019,22 +1019,31 @@ set_ivars(YState *st, YNode *n, RVal *obj, RVal *h, bool at)
 	for (uint32_t p = 0; p + 1 < h->items.n; p += 2)
 	{
 		RVal	   *k = h->items.v[p];
+		const char *text = k->str;
+		size_t		len = k->len;
 		char	   *name;
 
-		if (k->kind != RV_STRING && k->kind != RV_SYMBOL)
+		/* :"@#{key}": only these keys' to_s can make a name */
+		if (k->kind == RV_TRUE || k->kind == RV_FALSE)
+		{
+			text = k->kind == RV_TRUE ? "true" : "false";
+			len = strlen(text);
+		}
+		else if (k->kind != RV_STRING && k->kind != RV_SYMBOL &&
+				 k->kind != RV_CLASS && k->kind != RV_MODULE)
 			yr_fail_at(st, n, MARSHAL_ERR_UNREPRESENTABLE,
-						 "an instance variable name that is not a String");
-		name = yr_alloc(st, k->len + 2);
+						 "an instance variable name that is not a name");
+		name = yr_alloc(st, len + 2);
 		name[0] = '@';
-		memcpy(name + 1, k->str, k->len);
-		name[k->len + 1] = '\0';
-		if (!ivar_name_ok(name, k->len + 1))
+		memcpy(name + 1, text, len);
+		name[len + 1] = '\0';
+		if (!ivar_name_ok(name, len + 1))
 			yr_fail_at(st, n, MARSHAL_ERR_UNREPRESENTABLE,
 						 "an instance variable name that is not a name");
 		if (!at)
-			yr_ivar_set(st, obj, name + 1, k->len, h->items.v[p + 1]);
+			yr_ivar_set(st, obj, name + 1, len, h->items.v[p + 1]);
 		else
-			yr_ivar_set(st, obj, name, k->len + 1, h->items.v[p + 1]);
+			yr_ivar_set(st, obj, name, len + 1, h->items.v[p + 1]);
 	}
 	return obj;
 }

@@ -405,6 +405,8 @@ STYLES = [
   "--- !ruby/array:MyList\ninternal: []\nivars: {'@1': 1}\n",
   "--- !ruby/exception:AppError\nmessage: m\n'a b': 1\n",
   "--- !ruby/string:Tagged\nstr: a\n'e-': 1\n",
+  "--- !ruby/object:Money {true: 1, false: 2, ? !ruby/class String : 3}\n",
+  "--- !ruby/object:Money {~: 1}\n",
   # a tag naming the base class itself: no "C" in Marshal
   "--- !ruby/array:Array [1]\n",
   "--- !ruby/array:Array\ninternal: [1]\nivars: {'@a': 1}\n",
