@@ -23,6 +23,11 @@ CREATE FUNCTION rbm_alice.oid_eq_regclass(oid, regclass) RETURNS boolean LANGUAG
 	INSERT INTO rbm_alice.loot VALUES (current_user, '=');
 	SELECT $1 OPERATOR(pg_catalog.=) $2::oid $$;
 CREATE OPERATOR rbm_alice.= (LEFTARG = oid, RIGHTARG = regclass, FUNCTION = rbm_alice.oid_eq_regclass);
+-- a type the procedure's own variables would take when pg_catalog comes later
+CREATE FUNCTION rbm_alice.spy(pg_catalog.text) RETURNS boolean LANGUAGE sql AS $$
+	INSERT INTO rbm_alice.loot VALUES (current_user, 'text domain');
+	SELECT true $$;
+CREATE DOMAIN rbm_alice.text AS pg_catalog.text CHECK (rbm_alice.spy(VALUE));
 CREATE FUNCTION rbm_alice.rbmarshal_jsonb(public.rbmarshal) RETURNS jsonb LANGUAGE sql AS $$
 	INSERT INTO rbm_alice.loot VALUES (current_user, 'rbmarshal_jsonb');
 	SELECT '"captured"'::jsonb $$;
@@ -33,6 +38,9 @@ CREATE TABLE rbm_bob.secrets (id int PRIMARY KEY, data text, data_json jsonb);
 INSERT INTO rbm_bob.secrets VALUES (1, 'BAh7BkkiBmsGOgZFVGkG', NULL), (2, 'not marshal', NULL);
 SET client_min_messages = warning;
 CALL rbmarshal_migrate('rbm_bob.secrets', 'data', 'data_json');
+SET search_path = rbm_alice, pg_catalog, public;
+CALL rbmarshal_migrate('rbm_bob.secrets', 'data', 'data_json');
+SET search_path = public, rbm_alice;
 RESET client_min_messages;
 SELECT id, data_json FROM rbm_bob.secrets ORDER BY id;
 SELECT * FROM rbmarshal_migration_check('rbm_bob.secrets', 'data', 'data_json');
@@ -158,6 +166,14 @@ SELECT rbmarshal_array_length(rbmarshal_agg(to_rbmarshal(x))) AS entries,
   FROM (SELECT k, v, k AS x FROM rbm_keys UNION ALL SELECT repeat('k', 10000), '2', 'plain') s;
 SELECT rbmarshal_object_agg(k, v ORDER BY o) ->> repeat('k', 10000) AS later_value_wins
   FROM (SELECT 1 AS o, k, v FROM rbm_keys UNION ALL SELECT 2, repeat('k', 10000), '2') s;
+
+-- 7. the cache-entry size limit changes what an IMMUTABLE function answers:
+-- only a superuser may set it
+SET ROLE regress_rbm_bob;
+SET rbmarshal.max_inflated_size = 1;
+RESET ROLE;
+SET rbmarshal.max_inflated_size = '128MB';
+RESET rbmarshal.max_inflated_size;
 
 DROP SCHEMA rbm_alice, rbm_bob, rbm_bob2 CASCADE;
 DELETE FROM rbmarshal_migration_progress;

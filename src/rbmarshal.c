@@ -31,13 +31,18 @@ _PG_init(void)
 							MARSHAL_DEFAULT_MAX_DEPTH, MARSHAL_DEFAULT_MAX_DEPTH,
 							PGC_INTERNAL, GUC_NOT_IN_SAMPLE | GUC_DISALLOW_IN_FILE,
 							NULL, NULL, NULL);
+	/*
+	 * Superuser-only: rbmarshal_cache_entry is IMMUTABLE, so an ordinary
+	 * user must not be able to change its answer (an index would disagree
+	 * with a scan).
+	 */
 	DefineCustomIntVariable("rbmarshal.max_inflated_size",
 							"Largest size a compressed cache entry may inflate to.",
 							"Compressed Rails cache entries bigger than this once inflated are refused.",
 							&rbmarshal_max_inflated_kb,
 							256 * 1024,
 							1, 1024 * 1024,
-							PGC_USERSET, GUC_UNIT_KB,
+							PGC_SUSET, GUC_UNIT_KB,
 							NULL, NULL, NULL);
 	MarkGUCPrefixReserved("rbmarshal");
 }

@@ -723,10 +723,10 @@ CREATE PROCEDURE rbmarshal_migrate(relation regclass, source_column name, target
 								   source_format text DEFAULT 'auto', target_type text DEFAULT NULL)
 LANGUAGE plpgsql AS $$
 DECLARE
-	run integer := @extschema@.rbmarshal_migration_start(relation, source_column, target_column,
+	run pg_catalog.int4 := @extschema@.rbmarshal_migration_start(relation, source_column, target_column,
 														 key_column, batch_size, source_format,
 														 target_type);
-	last_key text;
+	last_key pg_catalog.text;	-- no SET search_path here (it COMMITs): types qualified
 BEGIN
 	COMMIT;
 	LOOP

@@ -85,6 +85,8 @@ literal_in(const char *str, int forms, Node *escontext)
 	size_t		len;
 	bytea	   *result;
 
+	/* Ruby source is UTF-8: a LATIN1 database's "é" is one byte, not two */
+	str = pg_server_to_any(str, strlen(str), PG_UTF8);
 	if (marshal_from_literal(str, strlen(str), rbmarshal_hooks(),
 							 (uint32_t) rbmarshal_max_depth, &bytes, &len,
 							 &err) != MARSHAL_OK)

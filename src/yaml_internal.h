@@ -203,6 +203,7 @@ extern void yr_ivar_set(YState *st, RVal *obj, const char *name,
 						  size_t len, RVal *value);
 extern void yr_hash_set(YState *st, RVal *h, RVal *key, RVal *value);
 extern RVal *yr_hash_get(RVal *h, const char *key);
+extern RVal *yr_deduplicate(YState *st, RVal *key);
 extern void yr_permit(YState *st, const YNode *n, const char *cls);
 extern const char *yr_class(YState *st, const YNode *n, const char *name);
 extern const YClassIvars *yr_class_ivars(YState *st, const char *cls);

@@ -26,7 +26,7 @@
 # Determinism: Time.now is frozen, ids come from a fresh database, TZ=UTC.
 
 unless ENV["PGPORT"]
-  exec("pg_virtualenv", "ruby", __FILE__, *ARGV)
+  exec("pg_virtualenv", "-t", "ruby", __FILE__, *ARGV)
 end
 
 ENV["TZ"] = "UTC"

@@ -81,6 +81,18 @@ else
 	not_ok "inflating a 1 GB gzip cache entry did not stop at the timeout (${elapsed}s): $out"
 fi
 
+# a LATIN1 database: a Ruby literal's text is converted to UTF-8 as every
+# other writer's is (Ruby source is UTF-8), so "é" is c3a9, not e9
+psql -X -q -d postgres -c "CREATE DATABASE ${db}_latin1 ENCODING 'LATIN1' LC_COLLATE 'C' LC_CTYPE 'C' TEMPLATE template0" >/dev/null
+got=$(PGCLIENTENCODING=UTF8 psql -X -q -At -d ${db}_latin1 -c "CREATE EXTENSION rbmarshal" \
+	-c "SELECT '\"café\"'::rbmarshal::bytea = to_rbmarshal('café'::text)::bytea, rbmarshal_from_text('{\"café\" => 1}', 'literal') ->> 'café'" 2>&1)
+if [[ $got == "t|1" ]]; then
+	ok "a Ruby literal in a LATIN1 database stores UTF-8 text"
+else
+	not_ok "a Ruby literal in a LATIN1 database: $got"
+fi
+psql -X -q -d postgres -c "DROP DATABASE ${db}_latin1" >/dev/null
+
 psql -X -q -d postgres -c "DROP DATABASE $db" -c "DROP DATABASE ${db}_restored" -c "DROP ROLE $owner" >/dev/null
 echo "security: $passed passed, $failed failed"
 [[ $failed -eq 0 ]]
