@@ -82,7 +82,8 @@ from_yaml(text *t, YamlOptions *opts)
 	if (marshal_from_yaml((const uint8_t *) utf8, (size_t) len, opts,
 						  rbmarshal_hooks(), &out, &outlen, &err) != MARSHAL_OK)
 		report(&err);
-	v = rbmarshal_value(out, outlen);
+	/* the reader counts containers; the stream's levels also count leaves and wrappers */
+	v = rbmarshal_written(out, outlen);
 	pfree(out);
 	PG_RETURN_BYTEA_P(v);
 }
