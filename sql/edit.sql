@@ -104,3 +104,12 @@ SELECT p.oid::regprocedure, p.provolatile, p.proisstrict, p.proparallel
  WHERE p.proname IN ('rbmarshal_classes', 'rbmarshal_rename_class', 'rbmarshal_delete',
                      'rbmarshal_delete_path', 'rbmarshal_set', 'rbmarshal_insert', 'rbmarshal_concat')
    AND (p.provolatile <> 'i' OR NOT p.proisstrict OR p.proparallel <> 's');
+
+-- #- whose last step is an Array position deletes at it, as jsonb's #- and
+-- Ruby's delete_at (expected bytes from Ruby 3.1)
+SELECT encode((decode(v, 'hex')::rbmarshal #- p)::bytea, 'hex') = want AS deletes_at
+  FROM (VALUES ('04085b0769066907', '{0}'::text[], '04085b066907'),
+			   ('04087b063a06615b08690669076908', '{a,-1}', '04087b063a06615b0769066907'),
+			   ('04087b0649220661063a0645545b0769065b0769076908', '{a,1,0}',
+				'04087b0649220661063a0645545b0769065b066908')) t(v, p, want);
+SELECT '[1, 2]'::rbmarshal #- '{x}';

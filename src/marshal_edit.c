@@ -475,12 +475,14 @@ marshal_edit_path(const MarshalDoc *doc, const MarshalEditArgs *args,
 	{
 		/* deleting from the value itself, which has no entries: refused */
 		if (args->path.n == 0 && (args->kind == MEDIT_DELETE ||
+								  args->kind == MEDIT_DELETE_AT ||
 								  args->kind == MEDIT_DELETE_INDEX))
-			*refusal = args->kind == MEDIT_DELETE ? MEDIT_SCALAR : MEDIT_NOT_ARRAY;
+			*refusal = args->kind == MEDIT_DELETE_INDEX ? MEDIT_NOT_ARRAY : MEDIT_SCALAR;
 		return MARSHAL_OK;
 	}
 	/* a Struct's members are its class's: none can be removed */
-	if (args->kind == MEDIT_DELETE && view.kind == MV_STRUCT)
+	if ((args->kind == MEDIT_DELETE || args->kind == MEDIT_DELETE_AT) &&
+		view.kind == MV_STRUCT)
 		return MARSHAL_OK;
 	if (args->kind == MEDIT_DELETE_INDEX && view.kind != MV_ARRAY)
 	{
@@ -499,6 +501,23 @@ marshal_edit_path(const MarshalDoc *doc, const MarshalEditArgs *args,
 		goto done;
 	switch (args->kind)
 	{
+		case MEDIT_DELETE_AT:
+			if (view.kind == MV_ARRAY)
+			{
+				int64_t		index;
+
+				if (!parse_index(&args->keys[0], &index))
+				{
+					*refusal = MEDIT_NOT_INDEX;
+					*at = args->path.n;
+					break;
+				}
+				index = array_entry(index, view.node.count);
+				if (index >= 0)
+					e.change.drop[index] = any = 1;
+				break;
+			}
+			/* FALLTHROUGH */
 		case MEDIT_DELETE:
 			st = edit_delete(&e, &view, args, &any, err);
 			break;

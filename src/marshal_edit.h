@@ -125,7 +125,9 @@ typedef struct MarshalPath
 /* How marshal_edit_path changes the container at the end of the path. */
 typedef enum MarshalEditKind
 {
-	MEDIT_DELETE,				/* v - key, v #- path */
+	MEDIT_DELETE,				/* v - key */
+	MEDIT_DELETE_AT,			/* v #- path: as MEDIT_DELETE, but an Array's
+								 * entry is a position (delete_at) */
 	MEDIT_DELETE_INDEX,			/* v - integer: Array#delete_at */
 	MEDIT_SET,					/* rbmarshal_set */
 	MEDIT_SET_EXISTING,			/* rbmarshal_set, create_if_missing false */

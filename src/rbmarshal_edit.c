@@ -288,7 +288,7 @@ split_path(FunctionCallInfo fcinfo, int argno, MarshalEditArgs *args)
 Datum
 rbmarshal_delete_path(PG_FUNCTION_ARGS)
 {
-	MarshalEditArgs args = {.kind = MEDIT_DELETE};
+	MarshalEditArgs args = {.kind = MEDIT_DELETE_AT};
 
 	if (!split_path(fcinfo, 1, &args))
 		PG_RETURN_DATUM(PG_GETARG_DATUM(0));

@@ -311,7 +311,12 @@ end
     ruby_insert(t, text, value, after)
     sql = "rbmarshal_insert(#{lit(root)}, #{sql_array(path + [text])}, #{lit(value)}#{after ? ', true' : ''})"
   when :delete_path
-    ruby_delete(t, text) unless t.is_a?(Struct)
+    # #- names an Array's element by its position (as jsonb's #-)
+    if t.is_a?(Array)
+      t.delete_at(Integer(text))
+    elsif !t.is_a?(Struct)
+      ruby_delete(t, text)
+    end
     sql = "#{lit(root)} #- #{sql_array(path + [text])}"
   when :delete, :delete_keys, :delete_index
     # at the root
