@@ -30,6 +30,15 @@ else
 	not_ok "rbmarshal--0.1.0.sql was edited: released scripts are frozen (docs/development.md)"
 fi
 
+# the release's version is one number: control file, META.json (PGXN), CHANGELOG's newest heading
+meta_versions=$(ruby -rjson -e 'm = JSON.parse(File.read("META.json")); puts [m["version"], *m["provides"].values.map { |p| p["version"] }].uniq')
+changelog_version=$(sed -n 's/^## \([0-9][0-9.]*\).*/\1/p' CHANGELOG.md | head -1)
+if [[ $meta_versions == "$current" && $changelog_version == "$current" ]]; then
+	ok "META.json and CHANGELOG.md say version $current"
+else
+	not_ok "versions differ: control $current, META.json $(echo $meta_versions), CHANGELOG.md $changelog_version"
+fi
+
 psql -X -q -d postgres -c "DROP DATABASE IF EXISTS $old" -c "DROP DATABASE IF EXISTS $new" \
 	-c "DROP DATABASE IF EXISTS $restored" -c "CREATE DATABASE $old" -c "CREATE DATABASE $new" \
 	-c "CREATE DATABASE $restored" >/dev/null
