@@ -12,10 +12,15 @@ SHLIB_LINK = -lz -lyaml
 YAML_SRC = src/yaml_reader.c src/yaml_scalar.c src/yaml_ruby.c src/yaml_hash.c src/yaml_dump.c
 OBJS = $(CODEC_OBJS) $(YAML_SRC:.c=.o) src/rbmarshal.o src/rbmarshal_io.o src/rbmarshal_to_jsonb.o src/rbmarshal_from_jsonb.o src/rbmarshal_transcode.o src/rbmarshal_nav.o src/rbmarshal_cast.o src/rbmarshal_subs.o src/rbmarshal_build.o src/rbmarshal_rails_cache.o src/rbmarshal_yaml.o src/rbmarshal_zones.o src/rbmarshal_edit.o src/rbmarshal_from_yaml.o
 
-# The install script of EXTVERSION is built from src/rbmarshal.sql; released
-# scripts (frozen), their control files and upgrade scripts are committed as
-# they are.
-DATA_built = $(EXTENSION)--$(EXTVERSION).sql
+# the last release: its install script is committed (frozen) and the upgrade
+# script from it to EXTVERSION is built
+RELEASED = 0.1.0
+
+# The install script of EXTVERSION and the upgrade script from RELEASED are
+# built from src/ (docs/development.md, "Adding an SQL object"): both end with
+# src/rbmarshal_added.sql, what both create.  Released scripts (frozen) and
+# their control files are committed as they are.
+DATA_built = $(EXTENSION)--$(EXTVERSION).sql $(EXTENSION)--$(RELEASED)--$(EXTVERSION).sql
 DATA = $(filter-out $(DATA_built),$(wildcard $(EXTENSION)--*.sql)) $(wildcard $(EXTENSION)--*.control)
 
 # each test runs alone (tables several read: sql/include/shared_tables.sql)
@@ -32,8 +37,11 @@ PG_CONFIG ?= pg_config
 PGXS := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
 
-$(EXTENSION)--$(EXTVERSION).sql: src/$(EXTENSION).sql $(EXTENSION).control
-	cp $< $@
+$(EXTENSION)--$(EXTVERSION).sql: src/$(EXTENSION).sql src/$(EXTENSION)_added.sql $(EXTENSION).control
+	cat src/$(EXTENSION).sql src/$(EXTENSION)_added.sql >$@
+
+$(EXTENSION)--$(RELEASED)--$(EXTVERSION).sql: src/$(EXTENSION)_upgrade.sql src/$(EXTENSION)_added.sql $(EXTENSION).control
+	cat src/$(EXTENSION)_upgrade.sql src/$(EXTENSION)_added.sql >$@
 
 # PGXS tracks no headers: a changed struct must rebuild every user of it.
 $(OBJS): $(wildcard src/marshal*.h) src/rbmarshal.h src/yaml_reader.h src/yaml_internal.h

@@ -1,74 +1,97 @@
-/* rbmarshal--0.1.0--0.2.0.sql: from the 0.1.0 release to 0.2.0 (src/rbmarshal.sql) */
+/*
+ * The rbmarshal install script, second part, and the end of the upgrade
+ * script from the last release (0.1.0): what both scripts create.  These are
+ * the objects the last release did not have (or that the upgrade drops and
+ * creates anew) and settings both scripts write alike.  A new SQL object goes
+ * here, in the section of its topic (docs/development.md, "Adding an SQL
+ * object").  Runs after src/rbmarshal.sql or src/rbmarshal_upgrade.sql.
+ */
 
-\echo Use "ALTER EXTENSION rbmarshal UPDATE" to load this file. \quit
+-- YAML -> rbmarshal: Marshal.dump(YAML.unsafe_load(yaml)) (Psych 4), or of
+-- YAML.safe_load(yaml, permitted_classes:, aliases:)
 
--- core's hashvarlena is not LEAKPROOF, so neither are these
-ALTER FUNCTION rbmarshal_hash(rbmarshal) NOT LEAKPROOF;
-ALTER FUNCTION rbmarshal_hash_extended(rbmarshal, bigint) NOT LEAKPROOF;
-
--- C instead of SQL and PL/pgSQL bodies: nothing resolves through the
--- caller's search_path, and no subtransaction (parallel workers)
-CREATE OR REPLACE FUNCTION rbmarshal_json(rbmarshal) RETURNS json
+CREATE FUNCTION rbmarshal_from_yaml(yaml text) RETURNS rbmarshal
 	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-CREATE OR REPLACE FUNCTION rbmarshal_error(text) RETURNS text
-	AS 'MODULE_PATHNAME', 'rbmarshal_text_error' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-CREATE OR REPLACE FUNCTION rbmarshal_is_valid(text) RETURNS boolean
-	AS 'MODULE_PATHNAME', 'rbmarshal_text_is_valid' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION rbmarshal_from_yaml(text) IS 'Marshal.dump(YAML.unsafe_load(yaml)), nothing instantiated';
+
+CREATE FUNCTION rbmarshal_from_yaml(yaml text, permitted_classes text[], aliases boolean DEFAULT true)
+	RETURNS rbmarshal
+	AS 'MODULE_PATHNAME', 'rbmarshal_from_yaml_safe'
+	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+COMMENT ON FUNCTION rbmarshal_from_yaml(text, text[], boolean) IS 'Marshal.dump(YAML.safe_load(yaml, permitted_classes:, aliases:)): refuses what it refuses';
+
+-- changing values: the bytes Marshal.dump writes after the same change is
+-- made in Ruby to Marshal.load(v)
+
+CREATE FUNCTION rbmarshal_classes(rbmarshal) RETURNS SETOF text
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION rbmarshal_classes(rbmarshal) IS 'every class and module name the value references, each once';
+CREATE FUNCTION rbmarshal_rename_class(value rbmarshal, "from" text, "to" text) RETURNS rbmarshal
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION rbmarshal_rename_class(rbmarshal, text, text) IS 'every reference to class "from" (and constants in it) made to "to"';
+CREATE FUNCTION rbmarshal_delete(rbmarshal, text) RETURNS rbmarshal
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION rbmarshal_delete(rbmarshal, text[]) RETURNS rbmarshal
+	AS 'MODULE_PATHNAME', 'rbmarshal_delete_keys' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION rbmarshal_delete(rbmarshal, integer) RETURNS rbmarshal
+	AS 'MODULE_PATHNAME', 'rbmarshal_delete_index' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION rbmarshal_delete_path(rbmarshal, text[]) RETURNS rbmarshal
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+CREATE FUNCTION rbmarshal_set(target rbmarshal, path text[], new_value rbmarshal,
+							  create_if_missing boolean DEFAULT true) RETURNS rbmarshal
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION rbmarshal_set(rbmarshal, text[], rbmarshal, boolean) IS 'target.dig(*path[0..-2])[path[-1]] = new_value, as jsonb_set';
+CREATE FUNCTION rbmarshal_insert(target rbmarshal, path text[], new_value rbmarshal,
+								 insert_after boolean DEFAULT false) RETURNS rbmarshal
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION rbmarshal_insert(rbmarshal, text[], rbmarshal, boolean) IS 'new_value inserted into an Array, or under a new Hash key, as jsonb_insert';
+CREATE FUNCTION rbmarshal_concat(rbmarshal, rbmarshal) RETURNS rbmarshal
+	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
+
+CREATE OPERATOR - (LEFTARG = rbmarshal, RIGHTARG = text, PROCEDURE = rbmarshal_delete);
+CREATE OPERATOR - (LEFTARG = rbmarshal, RIGHTARG = text[], PROCEDURE = rbmarshal_delete);
+CREATE OPERATOR - (LEFTARG = rbmarshal, RIGHTARG = integer, PROCEDURE = rbmarshal_delete);
+CREATE OPERATOR #- (LEFTARG = rbmarshal, RIGHTARG = text[], PROCEDURE = rbmarshal_delete_path);
+CREATE OPERATOR || (LEFTARG = rbmarshal, RIGHTARG = rbmarshal, PROCEDURE = rbmarshal_concat);
+
+-- containment and jsonpath on the jsonb view: inlined, so an expression
+-- index on (v::jsonb) serves them
+CREATE FUNCTION rbmarshal_contains(rbmarshal, jsonb) RETURNS boolean
+	AS 'SELECT @extschema@.rbmarshal_jsonb($1) OPERATOR(pg_catalog.@>) $2' LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION rbmarshal_contains(rbmarshal, jsonb) IS 'v::jsonb @> j';
+CREATE FUNCTION rbmarshal_contained(rbmarshal, jsonb) RETURNS boolean
+	AS 'SELECT @extschema@.rbmarshal_jsonb($1) OPERATOR(pg_catalog.<@) $2' LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION rbmarshal_contained(rbmarshal, jsonb) IS 'v::jsonb <@ j';
+CREATE FUNCTION rbmarshal_path_exists(rbmarshal, jsonpath) RETURNS boolean
+	AS 'SELECT @extschema@.rbmarshal_jsonb($1) OPERATOR(pg_catalog.@?) $2' LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION rbmarshal_path_exists(rbmarshal, jsonpath) IS 'v::jsonb @? path';
+CREATE FUNCTION rbmarshal_path_match(rbmarshal, jsonpath) RETURNS boolean
+	AS 'SELECT @extschema@.rbmarshal_jsonb($1) OPERATOR(pg_catalog.@@) $2' LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION rbmarshal_path_match(rbmarshal, jsonpath) IS 'v::jsonb @@ path';
+CREATE FUNCTION rbmarshal_path_query(rbmarshal, jsonpath) RETURNS SETOF jsonb
+	AS 'SELECT pg_catalog.jsonb_path_query(@extschema@.rbmarshal_jsonb($1), $2)' LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE;
+COMMENT ON FUNCTION rbmarshal_path_query(rbmarshal, jsonpath) IS 'jsonb_path_query(v::jsonb, path)';
+
+CREATE OPERATOR @> (LEFTARG = rbmarshal, RIGHTARG = jsonb, PROCEDURE = rbmarshal_contains,
+	RESTRICT = matchingsel, JOIN = matchingjoinsel);
+CREATE OPERATOR <@ (LEFTARG = rbmarshal, RIGHTARG = jsonb, PROCEDURE = rbmarshal_contained,
+	RESTRICT = matchingsel, JOIN = matchingjoinsel);
+CREATE OPERATOR @? (LEFTARG = rbmarshal, RIGHTARG = jsonpath, PROCEDURE = rbmarshal_path_exists,
+	RESTRICT = matchingsel, JOIN = matchingjoinsel);
+CREATE OPERATOR @@ (LEFTARG = rbmarshal, RIGHTARG = jsonpath, PROCEDURE = rbmarshal_path_match,
+	RESTRICT = matchingsel, JOIN = matchingjoinsel);
+
+-- migration toolkit: find bad rows, convert in batches with progress, keep
+-- bad rows aside with their error, verify (see the README's "Migrating").
+-- Function bodies run with search_path = pg_catalog, pg_temp and name the
+-- extension's own objects by @extschema@, so that nothing another user
+-- created runs in them (docs/security.md).
 
 CREATE FUNCTION rbmarshal_from_text(value text, form text) RETURNS rbmarshal
 	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
 COMMENT ON FUNCTION rbmarshal_from_text(text, text) IS 'text in the form named: auto (hex or Base64, never a Ruby literal), hex, base64 or literal';
-
--- the migration toolkit, rebuilt: jobs per role and per run, keyed by OIDs
-DROP PROCEDURE rbmarshal_migrate(regclass, name, name, name, integer, text, text);
-DROP FUNCTION rbmarshal_migration_check(regclass, name, name, name, text, text);
-DROP FUNCTION rbmarshal_migration_expr(regclass, name, text, text);
--- The tables keep 0.1.0's columns (its dumps restore into them) and gain the
--- new key; 0.1.0's jobs become run 1 of a job run by the table's owner.
--- Dropped from the extension and added back: off pg_dump's list.
-ALTER EXTENSION rbmarshal DROP TABLE rbmarshal_migration_progress;
-ALTER EXTENSION rbmarshal DROP TABLE rbmarshal_migration_errors;
-ALTER EXTENSION rbmarshal ADD TABLE rbmarshal_migration_progress;
-ALTER EXTENSION rbmarshal ADD TABLE rbmarshal_migration_errors;
-ALTER TABLE rbmarshal_migration_progress
-	DROP CONSTRAINT rbmarshal_migration_progress_pkey,
-	ADD COLUMN run_by regrole,
-	ADD COLUMN run integer,
-	ADD COLUMN key_column name,
-	ADD COLUMN source_format text,
-	ADD COLUMN target_type text,
-	ADD COLUMN batch_size integer;
--- (no fast default for run: a fresh install has no "missing value")
-UPDATE rbmarshal_migration_progress p
-   SET run = 1, run_by = coalesce((SELECT c.relowner::regrole FROM pg_catalog.pg_class c
-						   WHERE c.oid OPERATOR(pg_catalog.=) p.relation),
-						  pg_catalog.quote_ident(CURRENT_USER)::regrole);
-ALTER TABLE rbmarshal_migration_progress
-	ALTER COLUMN run_by SET DEFAULT pg_catalog.quote_ident(CURRENT_USER)::regrole,
-	ALTER COLUMN run_by SET NOT NULL,
-	ALTER COLUMN run SET DEFAULT 1,
-	ALTER COLUMN run SET NOT NULL,
-	ADD PRIMARY KEY (run_by, relation, source_column, target_column, run);
-ALTER TABLE rbmarshal_migration_errors
-	DROP CONSTRAINT rbmarshal_migration_errors_pkey,
-	ADD COLUMN run_by regrole,
-	ADD COLUMN relation regclass,
-	ADD COLUMN source_column name,
-	ADD COLUMN target_column name,
-	ADD COLUMN run integer;
-UPDATE rbmarshal_migration_errors e
-   SET run_by = p.run_by, relation = p.relation, source_column = p.source_column,
-	   target_column = p.target_column, run = 1
-  FROM rbmarshal_migration_progress p
- WHERE p.job OPERATOR(pg_catalog.=) e.job;
-UPDATE rbmarshal_migration_errors SET run_by = pg_catalog.quote_ident(CURRENT_USER)::regrole
- WHERE run_by IS NULL;
-ALTER TABLE rbmarshal_migration_errors
-	ALTER COLUMN run_by SET DEFAULT pg_catalog.quote_ident(CURRENT_USER)::regrole,
-	ALTER COLUMN run_by SET NOT NULL,
-	ADD CONSTRAINT rbmarshal_migration_errors_key UNIQUE (run_by, relation, source_column, target_column, key);
-COMMENT ON TABLE rbmarshal_migration_progress IS 'one row per run of rbmarshal_migrate: how far it got (each role sees its own)';
-COMMENT ON TABLE rbmarshal_migration_errors IS 'rows rbmarshal_migrate could not convert, with the error and the run that last tried (each role sees its own); the source row is left as it was';
 
 ALTER TABLE rbmarshal_migration_progress ENABLE ROW LEVEL SECURITY;
 ALTER TABLE rbmarshal_migration_errors ENABLE ROW LEVEL SECURITY;
@@ -400,79 +423,3 @@ BEGIN
 END $$;
 COMMENT ON FUNCTION rbmarshal_migration_check(regclass, name, name, name, text, text) IS
 	'rows whose converted value does not match their source, or that were neither converted nor recorded as bad';
-
--- changing values: the bytes Marshal.dump writes after the same change is
--- made in Ruby to Marshal.load(v)
-
-CREATE FUNCTION rbmarshal_classes(rbmarshal) RETURNS SETOF text
-	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION rbmarshal_classes(rbmarshal) IS 'every class and module name the value references, each once';
-CREATE FUNCTION rbmarshal_rename_class(value rbmarshal, "from" text, "to" text) RETURNS rbmarshal
-	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION rbmarshal_rename_class(rbmarshal, text, text) IS 'every reference to class "from" (and constants in it) made to "to"';
-CREATE FUNCTION rbmarshal_delete(rbmarshal, text) RETURNS rbmarshal
-	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-CREATE FUNCTION rbmarshal_delete(rbmarshal, text[]) RETURNS rbmarshal
-	AS 'MODULE_PATHNAME', 'rbmarshal_delete_keys' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-CREATE FUNCTION rbmarshal_delete(rbmarshal, integer) RETURNS rbmarshal
-	AS 'MODULE_PATHNAME', 'rbmarshal_delete_index' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-CREATE FUNCTION rbmarshal_delete_path(rbmarshal, text[]) RETURNS rbmarshal
-	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-CREATE FUNCTION rbmarshal_set(target rbmarshal, path text[], new_value rbmarshal,
-							  create_if_missing boolean DEFAULT true) RETURNS rbmarshal
-	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION rbmarshal_set(rbmarshal, text[], rbmarshal, boolean) IS 'target.dig(*path[0..-2])[path[-1]] = new_value, as jsonb_set';
-CREATE FUNCTION rbmarshal_insert(target rbmarshal, path text[], new_value rbmarshal,
-								 insert_after boolean DEFAULT false) RETURNS rbmarshal
-	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION rbmarshal_insert(rbmarshal, text[], rbmarshal, boolean) IS 'new_value inserted into an Array, or under a new Hash key, as jsonb_insert';
-CREATE FUNCTION rbmarshal_concat(rbmarshal, rbmarshal) RETURNS rbmarshal
-	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-
-CREATE OPERATOR - (LEFTARG = rbmarshal, RIGHTARG = text, PROCEDURE = rbmarshal_delete);
-CREATE OPERATOR - (LEFTARG = rbmarshal, RIGHTARG = text[], PROCEDURE = rbmarshal_delete);
-CREATE OPERATOR - (LEFTARG = rbmarshal, RIGHTARG = integer, PROCEDURE = rbmarshal_delete);
-CREATE OPERATOR #- (LEFTARG = rbmarshal, RIGHTARG = text[], PROCEDURE = rbmarshal_delete_path);
-CREATE OPERATOR || (LEFTARG = rbmarshal, RIGHTARG = rbmarshal, PROCEDURE = rbmarshal_concat);
-
--- containment and jsonpath on the jsonb view: inlined, so an expression
--- index on (v::jsonb) serves them
-CREATE FUNCTION rbmarshal_contains(rbmarshal, jsonb) RETURNS boolean
-	AS 'SELECT @extschema@.rbmarshal_jsonb($1) OPERATOR(pg_catalog.@>) $2' LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION rbmarshal_contains(rbmarshal, jsonb) IS 'v::jsonb @> j';
-CREATE FUNCTION rbmarshal_contained(rbmarshal, jsonb) RETURNS boolean
-	AS 'SELECT @extschema@.rbmarshal_jsonb($1) OPERATOR(pg_catalog.<@) $2' LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION rbmarshal_contained(rbmarshal, jsonb) IS 'v::jsonb <@ j';
-CREATE FUNCTION rbmarshal_path_exists(rbmarshal, jsonpath) RETURNS boolean
-	AS 'SELECT @extschema@.rbmarshal_jsonb($1) OPERATOR(pg_catalog.@?) $2' LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION rbmarshal_path_exists(rbmarshal, jsonpath) IS 'v::jsonb @? path';
-CREATE FUNCTION rbmarshal_path_match(rbmarshal, jsonpath) RETURNS boolean
-	AS 'SELECT @extschema@.rbmarshal_jsonb($1) OPERATOR(pg_catalog.@@) $2' LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION rbmarshal_path_match(rbmarshal, jsonpath) IS 'v::jsonb @@ path';
-CREATE FUNCTION rbmarshal_path_query(rbmarshal, jsonpath) RETURNS SETOF jsonb
-	AS 'SELECT pg_catalog.jsonb_path_query(@extschema@.rbmarshal_jsonb($1), $2)' LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE;
-COMMENT ON FUNCTION rbmarshal_path_query(rbmarshal, jsonpath) IS 'jsonb_path_query(v::jsonb, path)';
-
-CREATE OPERATOR @> (LEFTARG = rbmarshal, RIGHTARG = jsonb, PROCEDURE = rbmarshal_contains,
-	RESTRICT = matchingsel, JOIN = matchingjoinsel);
-CREATE OPERATOR <@ (LEFTARG = rbmarshal, RIGHTARG = jsonb, PROCEDURE = rbmarshal_contained,
-	RESTRICT = matchingsel, JOIN = matchingjoinsel);
-CREATE OPERATOR @? (LEFTARG = rbmarshal, RIGHTARG = jsonpath, PROCEDURE = rbmarshal_path_exists,
-	RESTRICT = matchingsel, JOIN = matchingjoinsel);
-CREATE OPERATOR @@ (LEFTARG = rbmarshal, RIGHTARG = jsonpath, PROCEDURE = rbmarshal_path_match,
-	RESTRICT = matchingsel, JOIN = matchingjoinsel);
-
--- YAML -> rbmarshal: Marshal.dump(YAML.unsafe_load(yaml)) (Psych 4), or of
--- YAML.safe_load(yaml, permitted_classes:, aliases:)
-
-CREATE FUNCTION rbmarshal_from_yaml(yaml text) RETURNS rbmarshal
-	AS 'MODULE_PATHNAME' LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-
-COMMENT ON FUNCTION rbmarshal_from_yaml(text) IS 'Marshal.dump(YAML.unsafe_load(yaml)), nothing instantiated';
-
-CREATE FUNCTION rbmarshal_from_yaml(yaml text, permitted_classes text[], aliases boolean DEFAULT true)
-	RETURNS rbmarshal
-	AS 'MODULE_PATHNAME', 'rbmarshal_from_yaml_safe'
-	LANGUAGE C IMMUTABLE STRICT PARALLEL SAFE;
-
-COMMENT ON FUNCTION rbmarshal_from_yaml(text, text[], boolean) IS 'Marshal.dump(YAML.safe_load(yaml, permitted_classes:, aliases:)): refuses what it refuses';
