@@ -226,9 +226,22 @@ value_at(MarshalDoc *doc, size_t pos)
 }
 
 /*
- * Whether the JSON view of the value at pos is a string it takes from the
- * bytes as they are (a String or Symbol that is UTF-8 text): *s, *len.
+ * Whether the JSON view of node n is a string it takes from the bytes as
+ * they are (a String or Symbol that is UTF-8 text): *s, *len.
  */
+static bool
+node_plain_string(const MarshalNode *n, const char **s, size_t *len)
+{
+	if ((n->type != MT_STRING && n->type != MT_SYMBOL) || n->uclass.len != 0 ||
+		n->encoding == MENC_NAMED ||
+		!marshal_utf8_valid(n->data.ptr, n->data.len, false))
+		return false;
+	*s = (const char *) n->data.ptr;
+	*len = n->data.len;
+	return true;
+}
+
+/* node_plain_string of the value at pos. */
 static bool
 plain_string(MarshalDoc *doc, size_t pos, const char **s, size_t *len)
 {
@@ -236,13 +249,7 @@ plain_string(MarshalDoc *doc, size_t pos, const char **s, size_t *len)
 	MarshalError err;
 
 	rbmarshal_check_status(marshal_node(doc, pos, &n, &err), &err);
-	if ((n.type != MT_STRING && n.type != MT_SYMBOL) || n.uclass.len != 0 ||
-		n.encoding == MENC_NAMED ||
-		!marshal_utf8_valid(n.data.ptr, n.data.len, false))
-		return false;
-	*s = (const char *) n.data.ptr;
-	*len = n.data.len;
-	return true;
+	return node_plain_string(&n, s, len);
 }
 
 /*
@@ -430,97 +437,264 @@ rbmarshal_extract_path_text(PG_FUNCTION_ARGS)
 }
 
 /*
- * jsonb's ?: a key of an object, or a string element of an array, or the
- * string itself, at the top level.
+ * Whether the JSON view of the array element at pos is a string, and its
+ * text (*s, *len: UTF-8, valid until scratch is reset); *end, when not 0,
+ * is where the element ends; *made, whether scratch was used.  Decided by
+ * the element's type where that is enough, as jw_emit_value decides: nil,
+ * true, false, numbers, Arrays, Hashes and the objects the view makes
+ * containers of are never strings; a String with no ivars but its encoding
+ * is its bytes (they equal a key, which is UTF-8 text without NUL, only if
+ * they are text the view takes as it is).  A Time's view is its xmlschema
+ * text, always with a T and a colon: unless a key has both (time_keys), no
+ * Time is one.  Anything else (a Symbol, a Date, a BigDecimal, a Regexp, a
+ * String in another encoding...) is converted, as v::jsonb converts it.
  */
 static bool
-exists(MarshalDoc *doc, const char *key, size_t keylen, MemoryContext scratch)
+element_string(MarshalDoc *doc, size_t pos, bool time_keys,
+			   MemoryContext scratch, const char **s, size_t *len, size_t *end,
+			   bool *made)
+{
+	MarshalLeaf leaf;
+	MarshalNode n;
+	MarshalView view;
+	MarshalError err;
+	MemoryContext old;
+	JsonbValue *v;
+	bool		found;
+
+	*end = 0;
+	*made = false;
+	if (pos + 1 >= doc->len)
+		return false;			/* the node below reports it */
+	switch (doc->buf[pos])
+	{
+		case MT_NIL:
+		case MT_TRUE:
+		case MT_FALSE:
+			*end = pos + 1;
+			return false;
+		case MT_FIXNUM:
+		case MT_FLOAT:
+		case MT_BIGNUM:
+		case MT_ARRAY:
+		case MT_HASH:
+		case MT_HASH_DEF:
+			return false;		/* null, a boolean, a number, an array, an object */
+		case MT_USERDEF:
+		case MT_IVAR:
+			/* a Time (u :Time, I-wrapped for its zone), by its class alone */
+			if (!time_keys &&
+				(doc->buf[pos] == MT_USERDEF || doc->buf[pos + 1] == MT_USERDEF))
+			{
+				size_t		cls = pos + (doc->buf[pos] == MT_IVAR ? 2 : 1);
+				MarshalBytes name;
+				size_t		after;
+
+				rbmarshal_check_status(marshal_symbol(doc, cls, &name, NULL, NULL,
+													  &after, &err), &err);
+				if (name.len == 4 && memcmp(name.ptr, "Time", 4) == 0)
+					return false;
+			}
+			break;
+	}
+	rbmarshal_check_status(marshal_leaf(doc, pos, &leaf, &found, &err), &err);
+	if (found)
+	{
+		*end = leaf.end;
+		*s = (const char *) leaf.data.ptr;
+		*len = leaf.data.len;
+		return leaf.type == MT_STRING;
+	}
+	rbmarshal_check_status(marshal_node(doc, pos, &n, &err), &err);
+	*end = n.next;				/* a flat value's end; 0 for a container */
+	switch (n.type)
+	{
+		case MT_NIL:
+		case MT_TRUE:
+		case MT_FALSE:
+		case MT_FIXNUM:
+		case MT_BIGNUM:
+		case MT_FLOAT:
+		case MT_ARRAY:
+		case MT_HASH:
+		case MT_HASH_DEF:
+			return false;
+		case MT_STRING:
+		case MT_SYMBOL:
+			if (node_plain_string(&n, s, len))
+				return true;
+			break;
+		case MT_STRUCT:
+		case MT_OBJECT:
+		case MT_USRMARSHAL:
+		case MT_DATA:
+			rbmarshal_check_status(marshal_view(doc, pos, &view, &err), &err);
+			if (view.kind != MV_SCALAR)
+				return false;
+			break;
+		default:
+			break;
+	}
+	old = MemoryContextSwitchTo(scratch);
+	v = json_at(doc, pos);
+	MemoryContextSwitchTo(old);
+	*made = true;
+	if (v->type != jbvString)
+		return false;
+	*s = v->val.string.val;
+	*len = (size_t) v->val.string.len;
+	return true;
+}
+
+/*
+ * The codec's allocations in one context whatever is current (ctx): a lazy
+ * document's index, which grows as links ask, must outlive the scratch
+ * context the JSON view of an element is made in.
+ */
+static void *
+alloc_in(void *ctx, size_t size)
+{
+	return MemoryContextAllocHuge((MemoryContext) ctx, size);
+}
+
+/*
+ * jsonb's ?, ?| and ?& at once: which of the keys (UTF-8, NULL for a NULL
+ * key, which never exists) are a key of the top-level object, a string
+ * element of the top-level array, or the top-level string itself.  found[i]
+ * is set for each; returns the number found.  An array is walked once
+ * whatever the number of keys, and stops when all are found (any is
+ * enough when !all).
+ */
+static int
+exists_in(MarshalDoc *doc, const char **keys, const size_t *keylens, int nkeys,
+		  bool all, bool *found, MemoryContext scratch)
 {
 	MarshalView view;
 	MarshalViewIter it;
 	MarshalEntry e;
 	MarshalError err;
 	bool		done;
-	size_t		found;
+	size_t		pos;
+	int			nfound = 0;
+	int			want = 0;
+	bool		time_keys = false;
 
+	for (int i = 0; i < nkeys; i++)
+		want += keys[i] != NULL;
+	if (want == 0)
+		return 0;
+	if (!all)
+		want = 1;
 	rbmarshal_check_status(marshal_view(doc, MARSHAL_ROOT, &view, &err), &err);
 	if (MARSHAL_VIEW_IS_OBJECT(view.kind))
 	{
-		rbmarshal_check_status(marshal_view_find(doc, &view, &(MarshalPathStep) {key, keylen, 0}, &transcoder, &found, &err), &err);
-		return found != 0;
+		for (int i = 0; i < nkeys && nfound < want; i++)
+		{
+			size_t		at;
+
+			CHECK_FOR_INTERRUPTS();
+			if (keys[i] == NULL)
+				continue;
+			rbmarshal_check_status(marshal_view_find(doc, &view, &(MarshalPathStep) {keys[i], keylens[i], 0}, &transcoder, &at, &err), &err);
+			if (at != 0)
+			{
+				found[i] = true;
+				nfound++;
+			}
+			else if (all)
+				break;
+		}
+		return nfound;
 	}
 	if (view.kind == MV_SCALAR)
 	{
 		JsonbValue *v = json_at(doc, MARSHAL_ROOT);
 
-		if (v->type == jbvObject)
-			return jbv_field(v, key, keylen) != NULL;
-		return v->type == jbvString && (size_t) v->val.string.len == keylen &&
-			memcmp(v->val.string.val, key, keylen) == 0;
+		for (int i = 0; i < nkeys && nfound < want; i++)
+		{
+			if (keys[i] == NULL)
+				continue;
+			found[i] = v->type == jbvObject ?
+				jbv_field(v, keys[i], keylens[i]) != NULL :
+				v->type == jbvString && (size_t) v->val.string.len == keylens[i] &&
+				memcmp(v->val.string.val, keys[i], keylens[i]) == 0;
+			nfound += found[i];
+		}
+		return nfound;
 	}
-	/* the index grows here, not in the scratch context reset below */
-	rbmarshal_check_status(marshal_doc_need(doc, UINT32_MAX, UINT32_MAX, &err), &err);
+	for (int i = 0; i < nkeys; i++)
+	{
+		if (keys[i] == NULL)
+			continue;
+		time_keys |= memchr(keys[i], 'T', keylens[i]) &&
+			memchr(keys[i], ':', keylens[i]);
+	}
+	/* an Array's elements follow each other; a Set's are its @hash's keys */
 	marshal_view_iter(&view, &it);
-	for (;;)
+	pos = view.items;
+	for (uint32 n = 0; n < view.count && nfound < want; n++)
 	{
 		const char *s;
 		size_t		len;
-		bool		match;
+		size_t		end;
+		bool		made;
 
 		CHECK_FOR_INTERRUPTS();
-		rbmarshal_check_status(marshal_view_next(doc, &it, &e, &done, &err), &err);
-		if (done)
-			return false;
-		if (plain_string(doc, e.value, &s, &len))
-			match = len == keylen && memcmp(s, key, keylen) == 0;
-		else
+		if (view.kind == MV_SET)
 		{
-			/* any other value: its JSON, freed before the next */
-			MemoryContext old = MemoryContextSwitchTo(scratch);
-			JsonbValue *v = json_at(doc, e.value);
-
-			match = v->type == jbvString && (size_t) v->val.string.len == keylen &&
-				memcmp(v->val.string.val, key, keylen) == 0;
-			MemoryContextSwitchTo(old);
-			MemoryContextReset(scratch);
+			rbmarshal_check_status(marshal_view_next(doc, &it, &e, &done, &err), &err);
+			if (done)
+				break;
+			pos = e.value;
 		}
-		if (match)
-			return true;
+		if (element_string(doc, pos, time_keys, scratch, &s, &len, &end, &made))
+			for (int i = 0; i < nkeys; i++)
+				if (!found[i] && keys[i] != NULL && keylens[i] == len &&
+					memcmp(keys[i], s, len) == 0)
+				{
+					found[i] = true;
+					nfound++;
+				}
+		if (made)
+			MemoryContextReset(scratch);
+		if (end == 0)
+			rbmarshal_check_status(marshal_skip(doc, pos, &end, &err), &err);
+		pos = end;
 	}
+	return nfound;
 }
 
-/* ?, ?| and ?&: how many of the keys must exist (1, any, all). */
+/* ?, ?| and ?&: whether one key, any or all of the keys exist. */
 static Datum
 exists_keys(FunctionCallInfo fcinfo, Datum *keys, bool *nulls, int n, bool all)
 {
 	bytea	   *v = PG_GETARG_RBMARSHAL_PP(0);
 	MarshalDoc	doc;
-	bool		result = all;
+	MarshalHooks hooks;
+	const char **k = palloc(sizeof(char *) * Max(n, 1));
+	size_t	   *klen = palloc(sizeof(size_t) * Max(n, 1));
+	bool	   *found = palloc0(sizeof(bool) * Max(n, 1));
+	int			want = 0;
+	int			nfound;
 	MemoryContext scratch = AllocSetContextCreate(CurrentMemoryContext,
 												  "rbmarshal exists",
 												  ALLOCSET_SMALL_SIZES);
 
-	rbmarshal_open_lazy(v, &doc);
 	for (int i = 0; i < n; i++)
 	{
-		bool		found;
-		size_t		len;
-		const char *k;
-
-		CHECK_FOR_INTERRUPTS();
-		if (nulls && nulls[i])
-			continue;			/* as jsonb: NULL keys are ignored */
-		k = key_utf8(DatumGetTextPP(keys[i]), &len);
-		found = exists(&doc, k, len, scratch);
-		if (found != all)
-		{
-			result = found;
-			break;
-		}
+		/* as jsonb: NULL keys are ignored */
+		k[i] = nulls && nulls[i] ? NULL : key_utf8(DatumGetTextPP(keys[i]), &klen[i]);
+		want += k[i] != NULL;
 	}
+	hooks = *rbmarshal_hooks();
+	hooks.alloc = alloc_in;
+	hooks.ctx = CurrentMemoryContext;
+	marshal_doc_lazy(&doc, (const uint8_t *) VARDATA_ANY(v), VARSIZE_ANY_EXHDR(v),
+					 &hooks, (uint32_t) rbmarshal_max_depth);
+	nfound = exists_in(&doc, k, klen, n, all, found, scratch);
 	marshal_index_free(&doc.index, rbmarshal_hooks());
 	MemoryContextDelete(scratch);
-	PG_RETURN_BOOL(result);
+	PG_RETURN_BOOL(all ? nfound == want : nfound > 0);
 }
 
 Datum
