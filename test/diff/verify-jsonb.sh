@@ -6,24 +6,9 @@
 #   - every json_text is a fixed point:      json_text::jsonb::text = json_text
 #   - every expected_json of to_json.tsv is accepted by jsonb
 # Prints "jsonb-canonical: N passed, N failed" (one test per row and check).
-set -uo pipefail
-cd "$(dirname "$0")/../.."
-out=$(mktemp -d)
-trap 'rm -rf "$out"' EXIT
-chmod 755 "$out"
-export LC_ALL=C.UTF-8 LANG=C.UTF-8 # a UTF8 cluster
-if ! ruby test/diff/generate.rb "$out" --raw >"$out/log" 2>&1; then
-	cat "$out/log"
-	echo "jsonb-canonical: 0 passed, 1 failed"
-	exit 1
-fi
-# CSV with a quote character that never occurs, so every byte is taken as is
-opts="(FORMAT csv, DELIMITER E'\\t', QUOTE E'\\x01')"
-cat >"$out/check.sql" <<EOF
-\set ON_ERROR_STOP 1
-\pset format unaligned
-\pset tuples_only on
-SELECT 'server_encoding ' || current_setting('server_encoding');
+suite=jsonb-canonical
+. "$(dirname "$0")/verify.sh"
+verify_in_postgres total <<EOF
 CREATE TEMP TABLE raw (name text, doc text);
 CREATE TEMP TABLE canon (name text, doc text, hex text, hex_sym text);
 CREATE TEMP TABLE to_json (name text, hex text, expected text);
@@ -43,19 +28,3 @@ SELECT 'FAIL to_json ' || name || ': ' || pg_temp.try_jsonb(expected)
   FROM to_json WHERE pg_temp.try_jsonb(expected) LIKE '!%';
 SELECT 'total ' || ((SELECT count(*) FROM canon) * 2 + (SELECT count(*) FROM to_json));
 EOF
-if ! pg_virtualenv -t psql -X -f "$out/check.sql" >"$out/psql.log" 2>&1; then
-	tail -n 20 "$out/psql.log"
-	echo "jsonb-canonical: 0 passed, 1 failed"
-	exit 1
-fi
-grep -E '^(server_encoding|rows) ' "$out/psql.log"
-grep -E '^FAIL ' "$out/psql.log" | head -n 50
-if ! grep -qx 'server_encoding UTF8' "$out/psql.log"; then
-	echo "the cluster is not UTF8"
-	echo "jsonb-canonical: 0 passed, 1 failed"
-	exit 1
-fi
-total=$(sed -n 's/^total //p' "$out/psql.log")
-failed=$(grep -cE '^FAIL ' "$out/psql.log")
-echo "jsonb-canonical: $((total - failed)) passed, $failed failed"
-[[ $failed -eq 0 ]]
