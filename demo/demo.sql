@@ -3,14 +3,7 @@
 \echo
 \echo '== the sessions table as the gem creates it, with 20 sample rows'
 CREATE EXTENSION rbmarshal;
-CREATE TABLE sessions (
-    id bigserial PRIMARY KEY,
-    session_id varchar NOT NULL UNIQUE,
-    data text,
-    created_at timestamp(6) NOT NULL DEFAULT now(),
-    updated_at timestamp(6) NOT NULL DEFAULT now()
-);
-\copy sessions (session_id, data) FROM 'test/fixtures/sessions.tsv'
+\i test/readme/sessions.sql
 -- rows a broken writer left behind: a truncated stream, and text that is not Base64
 INSERT INTO sessions (session_id, data) VALUES ('2::broken', 'BAh7BkkiD3Nlc3Npb25faWQGOgZFVEkiJWQzYzVm'),
                                              ('2::not-base64', 'BAh7!!!');

@@ -4,15 +4,7 @@
 
 CREATE EXTENSION rbmarshal;
 
--- activerecord-session_store's table: Base64 text of Marshal.dump(session)
-CREATE TABLE sessions (
-	id bigserial PRIMARY KEY,
-	session_id varchar NOT NULL UNIQUE,
-	data text,
-	created_at timestamp(6) NOT NULL DEFAULT now(),
-	updated_at timestamp(6) NOT NULL DEFAULT now()
-);
-\copy sessions (session_id, data) FROM 'test/fixtures/sessions.tsv'
+\i test/readme/sessions.sql
 
 -- Solid Cache's table, holding every cache entry format ActiveSupport writes
 CREATE TABLE solid_cache_entries (
