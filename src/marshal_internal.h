@@ -263,6 +263,8 @@ extern int	marshal_shortest_digits(double d, char *digits, int *decpt);
 
 extern int64_t marshal_days_from_civil(int64_t y, int m, int d);
 extern void marshal_civil_from_days(int64_t days, int64_t *y, int *m, int *d);
+/* The date and time of day of seconds since 1970 (all of parts but utc, offset). */
+extern void marshal_civil_from_epoch(int64_t secs, MarshalTimeParts *parts);
 extern void marshal_julian_from_jd(int64_t jd, int64_t *y, int *m, int *d);
 extern size_t marshal_format_year(int64_t y, char *out);
 

@@ -230,6 +230,18 @@ marshal_civil_from_days(int64_t z, int64_t *y, int *m, int *d)
 	*y = yoe + era * 400 + (*m <= 2);
 }
 
+void
+marshal_civil_from_epoch(int64_t secs, MarshalTimeParts *parts)
+{
+	int64_t		days = marshal_floor_div(secs, 86400);
+	int64_t		s = secs - days * 86400;
+
+	marshal_civil_from_days(days, &parts->year, &parts->month, &parts->day);
+	parts->hour = (int) (s / 3600);
+	parts->minute = (int) (s / 60 % 60);
+	parts->second = (int) (s % 60);
+}
+
 /* A Julian Day Number in the Julian calendar (for dates before the reform). */
 void
 marshal_julian_from_jd(int64_t jd, int64_t *y, int *m, int *d)

@@ -255,26 +255,22 @@ marshal_date_fields(const MarshalDoc *doc, const MarshalNode *n, int64_t *v,
 size_t
 marshal_format_wall(int64_t wall, int64_t nsec, int prec, char *out)
 {
-	int64_t		days = marshal_floor_div(wall, 86400);
-	int64_t		secs = wall - days * 86400;
-	int64_t		y;
-	int			m;
-	int			d;
+	MarshalTimeParts c;
 	size_t		n;
 
-	marshal_civil_from_days(days, &y, &m, &d);
+	marshal_civil_from_epoch(wall, &c);
 	/* written digit by digit: this runs once per Time of every row */
-	n = marshal_format_year(y, out);
+	n = marshal_format_year(c.year, out);
 	out[n++] = '-';
-	n += marshal_put_digits(out + n, m, 2);
+	n += marshal_put_digits(out + n, c.month, 2);
 	out[n++] = '-';
-	n += marshal_put_digits(out + n, d, 2);
+	n += marshal_put_digits(out + n, c.day, 2);
 	out[n++] = 'T';
-	n += marshal_put_digits(out + n, secs / 3600, 2);
+	n += marshal_put_digits(out + n, c.hour, 2);
 	out[n++] = ':';
-	n += marshal_put_digits(out + n, secs / 60 % 60, 2);
+	n += marshal_put_digits(out + n, c.minute, 2);
 	out[n++] = ':';
-	n += marshal_put_digits(out + n, secs % 60, 2);
+	n += marshal_put_digits(out + n, c.second, 2);
 	if (prec > 0)
 	{
 		char		frac[24];
@@ -576,9 +572,6 @@ marshal_time_parts(const MarshalDoc *doc, size_t pos, MarshalInstant *t,
 {
 	MarshalNode n;
 	MarshalTime ti;
-	int64_t		wall;
-	int64_t		days;
-	int64_t		secs;
 
 	*ok = false;
 	err->status = MARSHAL_OK;
@@ -590,13 +583,7 @@ marshal_time_parts(const MarshalDoc *doc, size_t pos, MarshalInstant *t,
 	t->nsec = ti.nsec;
 	parts->utc = ti.utc;
 	parts->offset = ti.utc ? 0 : ti.offset;
-	wall = ti.epoch + parts->offset;
-	days = marshal_floor_div(wall, 86400);
-	secs = wall - days * 86400;
-	marshal_civil_from_days(days, &parts->year, &parts->month, &parts->day);
-	parts->hour = (int) (secs / 3600);
-	parts->minute = (int) (secs / 60 % 60);
-	parts->second = (int) (secs % 60);
+	marshal_civil_from_epoch(ti.epoch + parts->offset, parts);
 	*ok = true;
 	return MARSHAL_OK;
 }

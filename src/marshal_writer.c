@@ -748,19 +748,15 @@ marshal_write_encoding(MarshalWriter *w, MarshalEncoding enc,
 size_t
 marshal_time_dump_bytes(int64_t epoch, int32_t usec, bool utc, uint8_t *out)
 {
-	int64_t		days = marshal_floor_div(epoch, 86400);
-	int64_t		secs = epoch - days * 86400;
-	int64_t		year;
-	int			mon;
-	int			mday;
+	MarshalTimeParts c;
 	int64_t		field;
 	int64_t		ext = 0;
 	uint32_t	p;
 	uint32_t	s;
 	size_t		n = 8;
 
-	marshal_civil_from_days(days, &year, &mon, &mday);
-	field = year - 1900;
+	marshal_civil_from_epoch(epoch, &c);
+	field = c.year - 1900;
 	if (field < 0)
 	{
 		ext = -field;
@@ -772,8 +768,8 @@ marshal_time_dump_bytes(int64_t epoch, int32_t usec, bool utc, uint8_t *out)
 		field = 0xffff;
 	}
 	p = 1u << 31 | (utc ? 1u << 30 : 0) | (uint32_t) field << 14 |
-		(uint32_t) (mon - 1) << 10 | (uint32_t) mday << 5 | (uint32_t) (secs / 3600);
-	s = (uint32_t) (secs / 60 % 60) << 26 | (uint32_t) (secs % 60) << 20 | (uint32_t) usec;
+		(uint32_t) (c.month - 1) << 10 | (uint32_t) c.day << 5 | (uint32_t) c.hour;
+	s = (uint32_t) c.minute << 26 | (uint32_t) c.second << 20 | (uint32_t) usec;
 	for (int i = 0; i < 4; i++)
 	{
 		out[i] = (uint8_t) (p >> (8 * i));
