@@ -21,6 +21,14 @@ class SeededRandom
     @rng.rand < prob
   end
 
+  # a finite Float of 64 random bits (NaN and Infinity are drawn again)
+  def random_finite_float
+    loop do
+      f = [@rng.rand(2**64)].pack("Q<").unpack1("E")
+      return f if f.finite?
+    end
+  end
+
   # a key of [[key, weight], ...], with probability weight / total
   def weighted(table)
     x = @rng.rand * table.sum { |_, w| w }

@@ -295,11 +295,7 @@ class ValueGen < SeededRandom
   def finite_float
     case rand(4)
     when 0 then pick(SPECIAL_FLOATS)
-    when 1
-      loop do
-        f = [rand(2**64)].pack("Q<").unpack1("E")
-        return f if f.finite?
-      end
+    when 1 then random_finite_float
     when 2 then int_small(100_000) / pick([1.0, 2.0, 4.0, 8.0, 10.0, 100.0, 3.0, 7.0])
     else (rand * 2 - 1) * 10.0**rand(-30..30)
     end
@@ -740,11 +736,7 @@ class JsonGen < SeededRandom
           when 1 then rand(-1000..1000).to_s
           when 2 then (pick(EDGE_INTS) + rand(-2..2)).to_s
           when 3 then (rand(10**rand(1..45)) * pick([1, -1])).to_s
-          when 4 # a double as Ruby prints it (a valid JSON number)
-            loop do
-              f = [rand(2**64)].pack("Q<").unpack1("E")
-              break f.to_s if f.finite?
-            end
+          when 4 then random_finite_float.to_s # a double as Ruby prints it (a valid JSON number)
           when 5 then pick(SPECIAL_FLOATS).to_s
           when 6 then "#{pick(['', '-'])}#{rand(0..999)}.#{digits(1..6)}" # may keep trailing zeros
           when 7 # exponent forms

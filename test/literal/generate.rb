@@ -170,11 +170,7 @@ class LiteralGen < SeededRandom
   def finite_double
     case rand(5)
     when 0 then pick(FLOAT_EDGES)
-    when 1
-      loop do
-        f = [rand(2**64)].pack("Q<").unpack1("E")
-        return f if f.finite?
-      end
+    when 1 then random_finite_float
     when 2 then rand(-100_000..100_000) / pick([1.0, 2.0, 4.0, 8.0, 10.0, 100.0, 1000.0])
     else (rand * 2 - 1) * 10.0**rand(-30..30)
     end
