@@ -117,6 +117,8 @@ DECLARE
 	src text := format('%I', source_column);
 	source_type regtype;
 	target_coltype regtype;
+	source_kind text;
+	formats text;
 	m text;
 BEGIN
 	SELECT a.atttypid INTO source_type FROM pg_attribute a
@@ -147,29 +149,26 @@ BEGIN
 			USING ERRCODE = 'datatype_mismatch';
 	END IF;
 
+	-- the source type's formats, and the conversion the format given names
 	IF source_type = 'bytea'::regtype THEN
-		IF source_format IN ('auto', 'marshal') THEN
-			m := format('%s.rbmarshal(%s)', ext, src);
-		ELSIF source_format = 'cache' THEN
-			m := format('(%s.rbmarshal_cache_entry(%s)).value', ext, src);
-		ELSE
-			RAISE EXCEPTION 'source_format for the bytea column "%" must be auto, marshal or cache, not %',
-				source_column, coalesce(source_format, 'NULL')
-				USING ERRCODE = 'invalid_parameter_value';
-		END IF;
+		source_kind := 'bytea';
+		formats := 'auto, marshal or cache';
+		m := CASE WHEN source_format IN ('auto', 'marshal') THEN format('%s.rbmarshal(%s)', ext, src)
+				  WHEN source_format = 'cache' THEN format('(%s.rbmarshal_cache_entry(%s)).value', ext, src) END;
 	ELSIF source_type IN ('text'::regtype, 'character varying'::regtype, 'character'::regtype) THEN
-		IF source_format IN ('auto', 'hex', 'base64', 'literal') THEN
-			m := format('%s.rbmarshal_from_text(%s::pg_catalog.text, %L)', ext, src, source_format);
-		ELSIF source_format = 'yaml' THEN
-			m := format('%s.rbmarshal_from_yaml(%s::pg_catalog.text)', ext, src);
-		ELSE
-			RAISE EXCEPTION 'source_format for the text column "%" must be auto, hex, base64, literal or yaml, not %',
-				source_column, coalesce(source_format, 'NULL')
-				USING ERRCODE = 'invalid_parameter_value';
-		END IF;
+		source_kind := 'text';
+		formats := 'auto, hex, base64, literal or yaml';
+		m := CASE WHEN source_format IN ('auto', 'hex', 'base64', 'literal')
+				  THEN format('%s.rbmarshal_from_text(%s::pg_catalog.text, %L)', ext, src, source_format)
+				  WHEN source_format = 'yaml' THEN format('%s.rbmarshal_from_yaml(%s::pg_catalog.text)', ext, src) END;
 	ELSE
 		RAISE EXCEPTION 'source column "%" of % must be text or bytea, not %', source_column, relation, source_type
 			USING ERRCODE = 'datatype_mismatch';
+	END IF;
+	IF m IS NULL THEN
+		RAISE EXCEPTION 'source_format for the % column "%" must be %, not %',
+			source_kind, source_column, formats, coalesce(source_format, 'NULL')
+			USING ERRCODE = 'invalid_parameter_value';
 	END IF;
 	conversion := CASE target_type WHEN 'jsonb' THEN format('%s.rbmarshal_jsonb(%s)', ext, m) ELSE m END;
 END $$;
