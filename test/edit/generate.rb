@@ -208,13 +208,25 @@ def new_key(h, text)
   h.empty? || !h.keys.all?(Symbol) ? text.dup.force_encoding("UTF-8") : text.to_sym
 end
 
+# The element an Array position names (from the end when negative), nil
+# past either end.
+def array_index(a, text)
+  i = Integer(text)
+  i += a.size if i.negative?
+  i if i >= 0 && i < a.size
+end
+
+# Past either end, as jsonb_set and jsonb_insert: first for a negative
+# position, last otherwise.
+def array_add(a, text, value)
+  Integer(text).negative? ? a.unshift(value) : a.push(value)
+end
+
 def ruby_set(c, text, value, create)
   case c
   when Array
-    i = Integer(text)
-    n = c.size
-    if i >= -n && i < n then c[i] = value
-    elsif create then i.negative? ? c.unshift(value) : c.push(value)
+    if (i = array_index(c, text)) then c[i] = value
+    elsif create then array_add(c, text, value)
     end
   when Hash
     k = c.keys.reverse.find { |key| key_text(key) == text }
@@ -231,13 +243,8 @@ end
 def ruby_insert(c, text, value, after)
   case c
   when Array
-    i = Integer(text)
-    n = c.size
-    if i >= -n && i < n
-      i += n if i.negative?
-      c.insert(i + (after ? 1 : 0), value)
-    else
-      i.negative? ? c.unshift(value) : c.push(value)
+    if (i = array_index(c, text)) then c.insert(i + (after ? 1 : 0), value)
+    else array_add(c, text, value)
     end
   when Hash then c[new_key(c, text)] = value
   when Account then c.instance_variable_set("@#{text}", value)
