@@ -105,7 +105,7 @@ inflate_bounded(const uint8_t *src, size_t len, bool gzip, size_t max,
 				inflateEnd(&z);
 				marshal_free(hooks, buf);
 				return fail(err, MARSHAL_ERR_LIMIT, offset,
-							"compressed value inflates beyond the limit");
+							MARSHAL_INFLATE_LIMIT_DETAIL);
 			}
 			cap = cap * 2 > max ? max : cap * 2;
 			nb = marshal_realloc(hooks, buf, cap + 1);

@@ -92,6 +92,12 @@ typedef struct MarshalCacheEntry
 	bool		version_marshaled;	/* 7.1 wrote Marshal.dump(version) */
 } MarshalCacheEntry;
 
+/*
+ * The detail of the MARSHAL_ERR_LIMIT a compressed entry gives when it
+ * inflates past max_inflated: the caller names its setting.
+ */
+#define MARSHAL_INFLATE_LIMIT_DETAIL "compressed value inflates beyond the limit"
+
 extern MarshalStatus marshal_cache_entry(const uint8_t *buf, size_t len,
 										 const MarshalHooks *hooks,
 										 uint32_t max_depth,

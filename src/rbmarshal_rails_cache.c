@@ -9,6 +9,7 @@
 #include "funcapi.h"
 #include "mb/pg_wchar.h"
 #include "utils/builtins.h"
+#include "utils/guc.h"
 #include "utils/memutils.h"
 #include "utils/timestamp.h"
 
@@ -120,6 +121,14 @@ rbmarshal_cache_entry(PG_FUNCTION_ARGS)
 					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 					 errmsg("cannot read this cache entry: %s", err.detail),
 					 errhint("Only Marshal-serialized, unencrypted entries can be read.")));
+		if (err.status == MARSHAL_ERR_LIMIT &&
+			strcmp(err.detail, MARSHAL_INFLATE_LIMIT_DETAIL) == 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+					 errmsg("Marshal data exceeds a limit"),
+					 errdetail("At byte offset %zu: %s.", err.offset, err.detail),
+					 errhint("Compressed cache entries inflate to at most %s (\"rbmarshal.max_inflated_size\", set by a superuser).",
+							 GetConfigOptionByName("rbmarshal.max_inflated_size", NULL, false))));
 		rbmarshal_report(&err, NULL, "rbmarshal");
 	}
 	values[0] = PointerGetDatum(rbmarshal_value(e.value, e.value_len));
