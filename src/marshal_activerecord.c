@@ -19,6 +19,7 @@
 #include "marshal_activerecord_number.h"
 #include "marshal_to_s.h"
 
+#include <arpa/inet.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -64,6 +65,8 @@ typedef struct RecordType
 	size_t		subtype;		/* TK_ARRAY: @subtype */
 	bool		bytea;			/* TK_BINARY, TK_SERIAL_CODER: over OID::Bytea */
 	char		delim;			/* TK_ARRAY: @delimiter */
+	MarshalYamlColumn serial;	/* TK_SERIAL_*: the object class (and YAML's
+								 * permitted classes); no text */
 } RecordType;
 
 /* the postgresql adapter's type classes */
@@ -180,7 +183,144 @@ delegate_parts(const MarshalDoc *doc, size_t data, const char *ivar,
 	return MARSHAL_OK;
 }
 
-/* What the type object at pos casts to (TK_NONE: not one we reproduce). */
+/*
+ * serialize's coder: Coders::JSON, a YAMLColumn, a ColumnSerializer (7.1+:
+ * serialize type: C with any other coder) around either, or a coder of the
+ * app's (a Marshal stream).  A YAMLColumn or ColumnSerializer names the
+ * @object_class; 7.1's YAMLColumn has a SafeCoder with the classes it
+ * permits and its unsafe_load.
+ */
+static MarshalStatus
+read_coder(const MarshalDoc *doc, const MarshalNode *c, RecordType *t,
+		   MarshalError *err)
+{
+	size_t		p;
+	MarshalNode x;
+	bool		wrapper = c->type == MT_OBJECT &&
+		marshal_bytes_eq(c->cls, "ActiveRecord::Coders::ColumnSerializer");
+
+	if ((c->type == MT_MODULE || c->type == MT_CLASS) &&
+		marshal_bytes_eq(c->data, "ActiveRecord::Coders::JSON"))
+	{
+		t->kind = TK_SERIAL_JSON;
+		return MARSHAL_OK;
+	}
+	if (!wrapper && !marshal_class_is(c, MC_YAML_COLUMN))
+	{
+		t->kind = TK_SERIAL_CODER;
+		return MARSHAL_OK;
+	}
+	TRY(marshal_find_ivar(doc, c->items, c->count, "@object_class", &p, err));
+	if (p == 0)
+		return MARSHAL_OK;
+	TRY(marshal_node(doc, p, &x, err));
+	if (x.type != MT_CLASS)
+		return MARSHAL_OK;
+	if (!marshal_bytes_eq(x.data, "Object"))
+		t->serial.object_class = x.data;
+	TRY(marshal_find_ivar(doc, c->items, c->count, "@coder", &p, err));
+	if (wrapper)
+	{
+		/* the coder it wraps: the object class applies to its value */
+		if (p == 0)
+			return MARSHAL_OK;
+		TRY(marshal_node(doc, p, &x, err));
+		t->kind = (x.type == MT_MODULE || x.type == MT_CLASS) &&
+			marshal_bytes_eq(x.data, "ActiveRecord::Coders::JSON") ? TK_SERIAL_JSON :
+			TK_SERIAL_CODER;
+		return MARSHAL_OK;
+	}
+	t->kind = TK_SERIAL_YAML;
+	if (p == 0)
+		return MARSHAL_OK;		/* 6.1: no coder of its own */
+	TRY(marshal_node(doc, p, &x, err));
+	if (x.type != MT_OBJECT)
+		return MARSHAL_OK;
+	{
+		size_t		list;
+		size_t		unsafe;
+		MarshalNode a;
+
+		TRY(marshal_find_ivar(doc, x.items, x.count, "@unsafe_load", &unsafe, err));
+		if (unsafe)
+		{
+			TRY(marshal_node(doc, unsafe, &a, err));
+			t->serial.unsafe_load = a.type == MT_TRUE;
+		}
+		TRY(marshal_find_ivar(doc, x.items, x.count, "@permitted_classes", &list, err));
+		if (list == 0)
+			return MARSHAL_OK;
+		TRY(marshal_node(doc, list, &a, err));
+		if (a.type != MT_ARRAY)
+			return MARSHAL_OK;
+		p = a.items;
+		for (uint32_t i = 0; i < a.count && t->serial.npermitted < MARSHAL_YAML_PERMITTED; i++)
+		{
+			TRY(marshal_node(doc, p, &x, err));
+			if (x.type == MT_CLASS)
+				t->serial.permitted[t->serial.npermitted++] = x.data;
+			TRY(marshal_skip(doc, p, &p, err));
+		}
+	}
+	return MARSHAL_OK;
+}
+
+/*
+ * The elements' type of a 7.1-format array: OID::Array's PG::TextEncoder::Array
+ * is named "#{subtype.type}[]", and its marshal_dump is Marshal.dump(to_h)
+ * ({oid:, format:, flags:, name: "jsonb[]", ...}).  The name is found after
+ * the Symbol :name's definition; the types whose values for the database
+ * are text the element's cast reads again.
+ */
+static MarshalStatus
+encoder_type(const MarshalDoc *doc, const MarshalNode *n, RecordType *t,
+			 MarshalError *err)
+{
+	static const struct
+	{
+		const char *name;
+		TypeKind	kind;
+	}			types[] = {
+		{"json", TK_JSON}, {"jsonb", TK_JSON}, {"hstore", TK_HSTORE},
+		{"point", TK_POINT}, {"interval", TK_INTERVAL}, {"inet", TK_INET},
+		{"cidr", TK_INET}, {"binary", TK_BINARY},
+	};
+	static const uint8_t key[] = {':', 5 + 4, 'n', 'a', 'm', 'e', 'I', '"'};
+	MarshalNode data;
+	const uint8_t *b;
+	size_t		len;
+
+	TRY(marshal_node(doc, n->items, &data, err));
+	if (data.type != MT_STRING)
+		return MARSHAL_OK;
+	b = data.data.ptr;
+	len = data.data.len;
+	for (size_t i = 0; i + sizeof(key) + 1 < len; i++)
+	{
+		size_t		nlen;
+
+		if (memcmp(b + i, key, sizeof(key)) != 0)
+			continue;
+		/* a short String: its length byte is len + 5 */
+		if (b[i + sizeof(key)] < 6 || b[i + sizeof(key)] > 0x7f)
+			return MARSHAL_OK;
+		nlen = b[i + sizeof(key)] - 5;
+		if (i + sizeof(key) + 1 + nlen > len || nlen < 3 ||
+			memcmp(b + i + sizeof(key) + 1 + nlen - 2, "[]", 2) != 0)
+			return MARSHAL_OK;
+		for (size_t k = 0; k < sizeof(types) / sizeof(types[0]); k++)
+			if (strlen(types[k].name) == nlen - 2 &&
+				memcmp(types[k].name, b + i + sizeof(key) + 1, nlen - 2) == 0)
+				t->kind = types[k].kind;
+		return MARSHAL_OK;
+	}
+	return MARSHAL_OK;
+}
+
+/*
+ * What the type object at pos casts to (TK_NONE: not one we reproduce); a
+ * 7.1-format array's encoder names its elements' type.
+ */
 static MarshalStatus
 read_type(const MarshalDoc *doc, size_t pos, RecordType *t, MarshalError *err)
 {
@@ -188,6 +328,8 @@ read_type(const MarshalDoc *doc, size_t pos, RecordType *t, MarshalError *err)
 
 	memset(t, 0, sizeof(*t));
 	TRY(marshal_node(doc, pos, &n, err));
+	if (n.type == MT_USRMARSHAL && marshal_bytes_eq(n.cls, "PG::TextEncoder::Array"))
+		return encoder_type(doc, &n, t, err);
 	if (marshal_class_is(&n, MC_TIME_ZONE_CONVERTER))
 	{
 		size_t		obj;
@@ -209,32 +351,13 @@ read_type(const MarshalDoc *doc, size_t pos, RecordType *t, MarshalError *err)
 		if (coder == 0)
 			return MARSHAL_OK;
 		TRY(marshal_node(doc, coder, &c, err));
-		if ((c.type == MT_MODULE || c.type == MT_CLASS) &&
-			marshal_bytes_eq(c.data, "ActiveRecord::Coders::JSON"))
-			t->kind = TK_SERIAL_JSON;
-		else if (marshal_class_is(&c, MC_YAML_COLUMN))
-		{
-			size_t		oc;
-			MarshalNode cls;
-
-			/* serialize :x, Hash (object_class) adds rules: not reproduced */
-			TRY(marshal_find_ivar(doc, c.items, c.count, "@object_class", &oc, err));
-			if (oc == 0)
-				return MARSHAL_OK;
-			TRY(marshal_node(doc, oc, &cls, err));
-			if (cls.type == MT_CLASS && marshal_bytes_eq(cls.data, "Object"))
-				t->kind = TK_SERIAL_YAML;
-		}
-		else
+		TRY(read_coder(doc, &c, t, err));
+		if (t->kind == TK_SERIAL_CODER && obj)
 		{
 			MarshalNode sub;
 
-			t->kind = TK_SERIAL_CODER;
-			if (obj)
-			{
-				TRY(marshal_node(doc, obj, &sub, err));
-				t->bytea = sub.type == MT_OBJECT && marshal_bytes_eq(sub.cls, PG_OID "Bytea");
-			}
+			TRY(marshal_node(doc, obj, &sub, err));
+			t->bytea = sub.type == MT_OBJECT && marshal_bytes_eq(sub.cls, PG_OID "Bytea");
 		}
 		return MARSHAL_OK;
 	}
@@ -371,6 +494,12 @@ cast_integer(const MarshalNode *v, bool user, MarshalCast *c)
 		{
 			c->kind = MCAST_INT;
 			c->integer = (int64_t) trunc(d);
+		}
+		else if (fabs(d) < 1e100)
+		{
+			/* the double's exact integer (2**70 is 1180591620717411303424) */
+			c->kind = MCAST_NUMBER;
+			c->len = (size_t) snprintf(c->text, sizeof(c->text), "%.0f", trunc(d));
 		}
 	}
 }
@@ -967,9 +1096,8 @@ cast_uuid(const MarshalNode *v, MarshalCast *c)
 
 /*
  * OID::Inet/Cidr: IPAddr.new(text).to_s, the address masked by its prefix
- * and printed without it.  IPv4 text, and IPv6 text without a prefix or with
- * /128 (PostgreSQL prints it canonically, as IPAddr does); other IPv6
- * networks are left as they are.
+ * and printed without it (IPv6 as IPAddr#to_s compresses it).  Text
+ * IPAddr would not read (a zone id, a netmask) is left as it is.
  */
 static void
 cast_inet(const MarshalNode *v, MarshalCast *c)
@@ -1009,10 +1137,20 @@ cast_inet(const MarshalNode *v, MarshalCast *c)
 		c->len = (size_t) snprintf(c->text, sizeof(c->text), "%u.%u.%u.%u",
 								   a >> 24, a >> 16 & 255, a >> 8 & 255, a & 255);
 	}
-	else if (prefix < 0 || prefix == 128)
-		c->len = (size_t) snprintf(c->text, sizeof(c->text), "%s", text);
 	else
-		return;
+	{
+		uint8_t		a[16];
+		unsigned	g[8];
+
+		if (prefix > 128 || inet_pton(AF_INET6, text, a) != 1)
+			return;
+		for (int i = 0; i < 16; i++)
+			if (prefix >= 0 && i * 8 + 8 > prefix)
+				a[i] &= i * 8 >= prefix ? 0 : (uint8_t) (0xff << (8 - (prefix - i * 8)));
+		for (int i = 0; i < 8; i++)
+			g[i] = (unsigned) a[2 * i] << 8 | a[2 * i + 1];
+		c->len = marshal_ipv6_to_s(g, false, c->text, sizeof(c->text));
+	}
 	c->kind = MCAST_STRING;
 }
 
@@ -1058,6 +1196,77 @@ byte_string(const MarshalDoc *doc, const MarshalNode *v, MarshalBytes *b,
 	return MARSHAL_OK;
 }
 
+/*
+ * The JSON of a new instance of serialize's class, for the classes whose
+ * new instance the name decides; any other class is a plain object, which
+ * Ruby gives no ivars until its initialize sets some (the bytes cannot
+ * say).
+ */
+const char *
+marshal_new_instance_json(MarshalBytes cls)
+{
+	if (cls.len == 0)
+		return "null";
+	if (marshal_bytes_eq(cls, "Array") || marshal_bytes_eq(cls, "Set"))
+		return "[]";
+	if (marshal_bytes_eq(cls, "String") || marshal_bytes_eq(cls, "ActiveSupport::SafeBuffer"))
+		return "\"\"";
+	if (marshal_bytes_eq(cls, "OpenStruct"))
+		return "{\"table\": {}}";
+	return "{}";
+}
+
+static void
+new_instance(const RecordType *t, MarshalCast *c)
+{
+	const char *json = marshal_new_instance_json(t->serial.object_class);
+
+	c->kind = MCAST_JSON;
+	c->bytes.ptr = (const uint8_t *) json;
+	c->bytes.len = strlen(json);
+}
+
+/* JSON text that is null (Coders::JSON loads it as nil) */
+static bool
+json_null(MarshalBytes b)
+{
+	size_t		i = 0;
+	size_t		n = b.len;
+
+	while (i < n && marshal_is_space(b.ptr[i]))
+		i++;
+	while (n > i && marshal_is_space(b.ptr[n - 1]))
+		n--;
+	return n - i == 4 && memcmp(b.ptr + i, "null", 4) == 0;
+}
+
+MarshalStatus
+marshal_yaml_column_check(const MarshalDoc *doc, MarshalBytes object_class,
+						  bool *ok, bool *is_nil, MarshalError *err)
+{
+	MarshalNode n;
+	MarshalBytes name;
+
+	TRY(marshal_node(doc, MARSHAL_ROOT, &n, err));
+	*is_nil = n.type == MT_NIL;
+	*ok = true;
+	if (object_class.len == 0 || *is_nil)
+		return MARSHAL_OK;
+	/* object_class === value: a Hash subclass is a Hash, and so on */
+	if (marshal_bytes_eq(object_class, "Hash"))
+		*ok = n.type == MT_HASH || n.type == MT_HASH_DEF;
+	else if (marshal_bytes_eq(object_class, "Array"))
+		*ok = n.type == MT_ARRAY;
+	else if (marshal_bytes_eq(object_class, "String"))
+		*ok = n.type == MT_STRING;
+	else
+	{
+		name = marshal_class_name(&n);
+		*ok = name.len == object_class.len && memcmp(name.ptr, object_class.ptr, name.len) == 0;
+	}
+	return MARSHAL_OK;
+}
+
 /* v (at its pos, or a made node) cast or deserialized by the type t */
 static MarshalStatus
 cast_by_type(const MarshalDoc *doc, const RecordType *tp, const MarshalNode *vp,
@@ -1068,7 +1277,11 @@ cast_by_type(const MarshalDoc *doc, const RecordType *tp, const MarshalNode *vp,
 
 	if (v.type == MT_NIL)
 	{
-		c->kind = MCAST_NULL;
+		if ((t.kind == TK_SERIAL_YAML || t.kind == TK_SERIAL_JSON || t.kind == TK_SERIAL_CODER) &&
+			t.serial.object_class.len > 0)
+			new_instance(&t, c);	/* ColumnSerializer#load(nil) */
+		else
+			c->kind = MCAST_NULL;
 		return MARSHAL_OK;
 	}
 	switch (t.kind)
@@ -1195,17 +1408,23 @@ cast_by_type(const MarshalDoc *doc, const RecordType *tp, const MarshalNode *vp,
 				}
 				if (t.kind == TK_SERIAL_YAML)
 				{
-					/* YAMLColumn#load: text not starting "---" is itself */
-					if (b.len >= 3 && memcmp(b.ptr, "---", 3) == 0)
-					{
-						c->kind = MCAST_YAML;
-						c->bytes = b;
-					}
+					/*
+					 * 7.2 loads any text (6.1 kept text not starting "---"
+					 * as it was)
+					 */
+					c->kind = MCAST_YAML;
+					c->yaml = t.serial;
+					c->yaml.text = b;
 					return MARSHAL_OK;
 				}
-				if (t.kind == TK_SERIAL_JSON && marshal_plain_ascii(b) && marshal_blank(b))
+				if (t.kind == TK_SERIAL_JSON && marshal_plain_ascii(b) &&
+					(marshal_blank(b) || json_null(b)))
 				{
-					c->kind = MCAST_NULL;	/* Coders::JSON: blank is nil */
+					/* Coders::JSON: blank is nil; then the class's new instance */
+					if (t.serial.object_class.len > 0)
+						new_instance(&t, c);
+					else
+						c->kind = MCAST_NULL;
 					return MARSHAL_OK;
 				}
 				c->kind = MCAST_JSON;
@@ -1219,6 +1438,46 @@ cast_by_type(const MarshalDoc *doc, const RecordType *tp, const MarshalNode *vp,
 	}
 }
 
+/*
+ * A 7.1-format value for the database, loaded by the schema's type: where
+ * the value's class names the type.  Binary::Data is a binary column's
+ * String; OID::Array::Data's encoder names the elements' type.  Other
+ * values (json, hstore, point, interval, inet text ...) are Strings a
+ * string column could hold as well: left as they are.
+ */
+static MarshalStatus
+cast_untyped(const MarshalDoc *doc, size_t at, MarshalCast *c, MarshalError *err)
+{
+	MarshalNode v;
+	size_t		p;
+
+	TRY(marshal_node(doc, at, &v, err));
+	if (marshal_class_is(&v, MC_BINARY_DATA))
+	{
+		TRY(marshal_find_ivar(doc, v.items, v.count, "@value", &p, err));
+		return string_at(doc, p, c, err);
+	}
+	if (v.type == MT_STRUCT && marshal_bytes_eq(v.cls, PG_OID "Array::Data"))
+	{
+		size_t		values;
+		size_t		encoder;
+		MarshalNode a;
+
+		TRY(marshal_find_ivar(doc, v.items, v.count, "encoder", &encoder, err));
+		TRY(marshal_find_ivar(doc, v.items, v.count, "values", &values, err));
+		if (encoder == 0 || values == 0)
+			return MARSHAL_OK;
+		TRY(marshal_node(doc, values, &a, err));
+		if (a.type != MT_ARRAY)
+			return MARSHAL_OK;
+		c->kind = MCAST_PG_ARRAY;
+		c->pos = values;
+		c->subtype = encoder;
+		c->delim = ',';
+	}
+	return MARSHAL_OK;
+}
+
 MarshalStatus
 marshal_record_cast(const MarshalDoc *doc, const MarshalEntry *e,
 					MarshalCast *c, MarshalError *err)
@@ -1228,6 +1487,8 @@ marshal_record_cast(const MarshalDoc *doc, const MarshalEntry *e,
 
 	memset(c, 0, sizeof(*c));
 	c->kind = MCAST_RAW;
+	if (e->cast == MARSHAL_CAST_UNTYPED)
+		return cast_untyped(doc, e->value, c, err);
 	if (e->cast == MARSHAL_CAST_NONE || e->type == 0)
 		return MARSHAL_OK;
 	TRY(read_type(doc, e->type, &t, err));
@@ -1246,6 +1507,16 @@ marshal_record_cast_element(const MarshalDoc *doc, size_t subtype, bool user,
 
 	memset(c, 0, sizeof(*c));
 	c->kind = MCAST_RAW;
+	if (v->type == MT_ARRAY && v->pos)
+	{
+		/* OID::Array#type_cast_array: a nested Array's elements, the same way */
+		c->kind = MCAST_PG_ARRAY;
+		c->pos = v->pos;
+		c->subtype = subtype;
+		c->delim = ',';
+		c->user = user;
+		return MARSHAL_OK;
+	}
 	TRY(read_type(doc, subtype, &t, err));
 	if (t.kind == TK_NONE)
 		return MARSHAL_OK;

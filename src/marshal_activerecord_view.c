@@ -80,31 +80,40 @@ marshal_record_view(const MarshalDoc *doc, MarshalView *view,
 
 /*
  * Active Record 7.1's marshalling format: U :Model [attributes Hash,
- * new_record (, loaded associations)]; the view is the attributes.
+ * new_record (, loaded associations)]; the view is the attributes, values
+ * for the database without their types (the model's schema has them).
  */
 MarshalStatus
-marshal_record71_attributes(const MarshalDoc *doc, size_t data, size_t *attrs,
-							 MarshalError *err)
+marshal_record71_view(const MarshalDoc *doc, MarshalView *view,
+					  MarshalError *err)
 {
+	MarshalRecordView *r = &view->record;
 	MarshalNode arr;
+	MarshalNode h;
 	MarshalNode n;
 	size_t		p;
 	MarshalStatus st;
 
-	*attrs = 0;
-	if ((st = marshal_node(doc, data, &arr, err)) != MARSHAL_OK)
+	if ((st = marshal_node(doc, view->node.items, &arr, err)) != MARSHAL_OK)
 		return st;
 	if (arr.type != MT_ARRAY || arr.count < 2 || arr.count > 3)
 		return MARSHAL_OK;
-	if ((st = marshal_node(doc, arr.items, &n, err)) != MARSHAL_OK)
+	if ((st = marshal_node(doc, arr.items, &h, err)) != MARSHAL_OK)
 		return st;
-	if (n.type != MT_HASH)
+	if (h.type != MT_HASH)
 		return MARSHAL_OK;
 	if ((st = marshal_skip(doc, arr.items, &p, err)) != MARSHAL_OK ||
 		(st = marshal_node(doc, p, &n, err)) != MARSHAL_OK)
 		return st;
-	if (n.type == MT_TRUE || n.type == MT_FALSE)
-		*attrs = arr.items;
+	if (n.type != MT_TRUE && n.type != MT_FALSE)
+		return MARSHAL_OK;
+	r->attr_seg = -1;
+	r->values_seg = 0;
+	r->untyped = true;
+	r->seg_items[0] = h.items;
+	r->seg_count[0] = h.count;
+	r->nsegs = 1;
+	view->kind = MV_RECORD;
 	return MARSHAL_OK;
 }
 
@@ -179,7 +188,12 @@ marshal_record_next(const MarshalDoc *doc, MarshalViewIter *it,
 		{
 			e->value = it->value = it->pos;
 			/* a raw value from the adapter: deserialized by its type */
-			if (it->seg == v->values_seg)
+			if (it->seg == v->values_seg && v->untyped)
+			{
+				e->type = 0;
+				e->cast = MARSHAL_CAST_UNTYPED;
+			}
+			else if (it->seg == v->values_seg)
 			{
 				if ((st = attribute_type(doc, v, e->key, &e->type, err)) != MARSHAL_OK)
 					return st;

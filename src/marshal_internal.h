@@ -291,16 +291,16 @@ extern MarshalStatus marshal_for_each_ivar(const MarshalDoc *doc, size_t pos,
 /*
  * marshal_activerecord_view.c: the Active Record side of the view.
  * marshal_record_view makes an object with @attributes an MV_RECORD view if
- * they are a model's; marshal_record71_attributes finds 7.1's attributes
- * Hash in a U's data (0 if it is not one); marshal_record_next is
- * marshal_view_next for MV_RECORD.
+ * they are a model's, marshal_record71_view a U whose data is 7.1's
+ * [attributes, new_record]; marshal_record_next is marshal_view_next for
+ * MV_RECORD.
  */
 extern MarshalStatus marshal_record_view(const MarshalDoc *doc,
 										 MarshalView *view,
 										 MarshalError *err);
-extern MarshalStatus marshal_record71_attributes(const MarshalDoc *doc,
-												 size_t data, size_t *attrs,
-												 MarshalError *err);
+extern MarshalStatus marshal_record71_view(const MarshalDoc *doc,
+										   MarshalView *view,
+										   MarshalError *err);
 extern MarshalStatus marshal_record_next(const MarshalDoc *doc,
 										 MarshalViewIter *it,
 										 MarshalEntry *e, bool *done,

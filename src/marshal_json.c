@@ -624,9 +624,9 @@ emit_cast_value(Walk *w, const MarshalCast *c, size_t raw, MarshalBytes text)
 			goto raw_value;
 		case MCAST_YAML:
 			/* aliases may expand it: the sink stops at 1000 + 4 * len nodes */
-			TRY(jw_charge(w, raw, 64 * (1000 + c->bytes.len)));
-			if (k->yaml && marshal_utf8_valid(c->bytes.ptr, c->bytes.len, false) &&
-				k->yaml(k->ctx, (const char *) c->bytes.ptr, c->bytes.len))
+			TRY(jw_charge(w, raw, 64 * (1000 + c->yaml.text.len)));
+			if (k->yaml && marshal_utf8_valid(c->yaml.text.ptr, c->yaml.text.len, false) &&
+				k->yaml(k->ctx, &c->yaml))
 				break;
 			/* YAML this does not load as Psych would: its text */
 			goto raw_value;

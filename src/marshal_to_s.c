@@ -334,7 +334,49 @@ read_u128(const MarshalDoc *doc, size_t pos, uint64_t *hi, uint64_t *lo, bool *o
 	return MARSHAL_OK;
 }
 
-/* IPAddr#to_s: dotted IPv4, or IPv6 with its longest run of zeros as "::" */
+/*
+ * IPAddr#to_s of an IPv6 address (eight 16-bit groups): the first of its
+ * longest runs of two or more zero groups as "::", ::a.b.c.d and
+ * ::ffff:a.b.c.d for the IPv4-compatible and mapped forms (not with a zone
+ * id, which follows).  buf holds at least 64 bytes.
+ */
+size_t
+marshal_ipv6_to_s(const unsigned g[8], bool zone, char *buf, size_t size)
+{
+	int			best = -1;
+	int			bestlen = 1;
+	size_t		o = 0;
+
+	for (int i = 0; i < 8; i++)
+	{
+		int			k = i;
+
+		while (k < 8 && g[k] == 0)
+			k++;
+		if (k - i > bestlen)
+			best = i, bestlen = k - i;
+		if (k > i)
+			i = k - 1;
+	}
+	if (best == 0 && bestlen >= 5 && !zone &&
+		(bestlen == 6 || (bestlen == 5 && g[5] == 0xffff)))
+		return (size_t) snprintf(buf, size, "::%s%u.%u.%u.%u", bestlen == 5 ? "ffff:" : "",
+								 g[6] >> 8, g[6] & 255, g[7] >> 8, g[7] & 255);
+	for (int i = 0; i < 8; i++)
+	{
+		if (i == best)
+		{
+			o += (size_t) snprintf(buf + o, size - o, "::");
+			i += bestlen - 1;
+			continue;
+		}
+		o += (size_t) snprintf(buf + o, size - o, "%x%s", g[i],
+							   i < 7 && i + 1 != best ? ":" : "");
+	}
+	return o;
+}
+
+/* IPAddr#to_s: dotted IPv4, or IPv6 as marshal_ipv6_to_s writes it */
 static MarshalStatus
 ipaddr_to_s(const MarshalDoc *doc, const MarshalNode *n, char *buf, size_t size,
 			size_t *len, bool *ok, MarshalError *err)
@@ -347,9 +389,6 @@ ipaddr_to_s(const MarshalDoc *doc, const MarshalNode *n, char *buf, size_t size,
 	MarshalBytes zone;
 	bool		has_zone;
 	unsigned	g[8];
-	int			best = -1;
-	int			bestlen = 1;
-	size_t		o = 0;
 
 	TRY(marshal_find_ivar(doc, n->items, n->count, "@family", &fv, err));
 	TRY(marshal_find_ivar(doc, n->items, n->count, "@addr", &av, err));
@@ -376,40 +415,7 @@ ipaddr_to_s(const MarshalDoc *doc, const MarshalNode *n, char *buf, size_t size,
 	}
 	for (int i = 0; i < 8; i++)
 		g[i] = (unsigned) ((i < 4 ? hi >> (16 * (3 - i)) : lo >> (16 * (7 - i))) & 0xffff);
-	/* the first of the longest runs of two or more zero groups */
-	for (int i = 0; i < 8; i++)
-	{
-		int			k = i;
-
-		while (k < 8 && g[k] == 0)
-			k++;
-		if (k - i > bestlen)
-			best = i, bestlen = k - i;
-		if (k > i)
-			i = k - 1;
-	}
-	if (best == 0 && bestlen >= 5 && !has_zone &&
-		(bestlen == 6 || (bestlen == 5 && g[5] == 0xffff)))
-	{
-		/* ::a.b.c.d and ::ffff:a.b.c.d */
-		o = (size_t) snprintf(buf, size, "::%s%u.%u.%u.%u", bestlen == 5 ? "ffff:" : "",
-							  g[6] >> 8, g[6] & 255, g[7] >> 8, g[7] & 255);
-	}
-	else
-	{
-		for (int i = 0; i < 8; i++)
-		{
-			if (i == best)
-			{
-				o += (size_t) snprintf(buf + o, size - o, "::");
-				i += bestlen - 1;
-				continue;
-			}
-			o += (size_t) snprintf(buf + o, size - o, "%x%s", g[i],
-								   i < 7 && i + 1 != best ? ":" : "");
-		}
-	}
-	*len = o;
+	*len = marshal_ipv6_to_s(g, has_zone, buf, size);
 	if (has_zone)
 		*ok = append(buf, size, len, zone.ptr, zone.len);
 	return MARSHAL_OK;

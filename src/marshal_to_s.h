@@ -59,6 +59,10 @@ extern size_t marshal_decimal_text_size(const MarshalDecimal *d);
 extern size_t marshal_decimal_to_s(const MarshalDecimal *d, bool plain,
 								   char *out);
 
+/* IPAddr#to_s of an IPv6 address's eight groups; buf: 64 bytes or more */
+extern size_t marshal_ipv6_to_s(const unsigned g[8], bool zone, char *buf,
+								size_t size);
+
 /*
  * key.to_s of a Hash key or a Range end that is not a String or Symbol:
  * nil, true/false, numbers, Time, Date, DateTime, TimeWithZone, BigDecimal,

@@ -211,16 +211,11 @@ marshal_view(const MarshalDoc *doc, size_t pos, MarshalView *view,
 					view->count = cls->view == MCV_TABLE ? 1 : 0;
 					return MARSHAL_OK;
 				}
-				/* unknown classes: the data they dumped */
-				{
-					size_t		attrs;
-
-					if ((st = marshal_record71_attributes(doc, n->items, &attrs, err)) != MARSHAL_OK ||
-						(st = delegated(doc, n->items, &pos, err)) != MARSHAL_OK)
-						return st;
-					if (attrs)
-						pos = attrs;
-				}
+				/* a 7.1-format record, or another class: the data it dumped */
+				if ((st = marshal_record71_view(doc, view, err)) != MARSHAL_OK ||
+					view->kind == MV_RECORD ||
+					(st = delegated(doc, n->items, &pos, err)) != MARSHAL_OK)
+					return st;
 				break;
 			case MT_DATA:
 				pos = n->items;

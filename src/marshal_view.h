@@ -47,6 +47,8 @@ typedef struct MarshalPathStep
 	int64_t		index;			/* the walk's path: -1, no step yet */
 } MarshalPathStep;
 
+struct MarshalYamlColumn;
+
 typedef struct MarshalJsonSink
 {
 	void	   *ctx;
@@ -75,10 +77,11 @@ typedef struct MarshalJsonSink
 	 */
 	bool		(*json) (void *ctx, const char *s, size_t len);
 	/*
-	 * The same for YAML text as ActiveRecord's YAMLColumn loads it; false,
-	 * having emitted nothing, for YAML whose loading is not reproduced.
+	 * The same for a YAML column's text as ActiveRecord's YAMLColumn loads
+	 * it (MarshalYamlColumn, below); false, having emitted nothing, for YAML
+	 * whose loading is not reproduced or that Rails refuses.
 	 */
-	bool		(*yaml) (void *ctx, const char *s, size_t len);
+	bool		(*yaml) (void *ctx, const struct MarshalYamlColumn *col);
 } MarshalJsonSink;
 
 typedef struct MarshalJsonOptions
@@ -107,7 +110,7 @@ typedef enum MarshalViewKind
 	MV_HASH,					/* Hash of any kind: key.to_s => value */
 	MV_STRUCT,					/* Struct: member => value */
 	MV_IVARS,					/* plain object: @ivar (without @) => value */
-	MV_RECORD,					/* Active Record 6.1: its attributes */
+	MV_RECORD,					/* Active Record: its attributes */
 	MV_TABLE					/* OpenStruct: "table" => the Hash it dumped */
 } MarshalViewKind;
 
@@ -117,9 +120,9 @@ typedef enum MarshalViewKind
 	 (k) == MV_TABLE)
 
 /*
- * MV_RECORD: where an Active Record 6.1 model keeps its attributes, as
+ * MV_RECORD: where an Active Record model keeps its attributes, as
  * marshal_activerecord_view.c finds them: attribute Hashes, a later one overriding
- * earlier keys.
+ * earlier keys (6.1 format), or the one Hash of the 7.1 format.
  */
 typedef struct MarshalRecordView
 {
@@ -130,6 +133,7 @@ typedef struct MarshalRecordView
 	int			values_seg;		/* the adapter's @values, or -1 */
 	size_t		types_items;	/* the @types Hash (name => type object) */
 	uint32_t	types_count;
+	bool		untyped;		/* 7.1 format: no types, values for the database */
 } MarshalRecordView;
 
 typedef struct MarshalView
@@ -154,6 +158,9 @@ typedef struct MarshalViewIter
 #define MARSHAL_CAST_NONE	0	/* already cast (or nothing to cast with) */
 #define MARSHAL_CAST_DB		1	/* type.deserialize: the adapter's value */
 #define MARSHAL_CAST_USER	2	/* type.cast: a value assigned by the app */
+#define MARSHAL_CAST_UNTYPED 3	/* deserialize by the type the model's schema
+								 * has (7.1 format): as far as the value's
+								 * own class tells it */
 
 typedef struct MarshalEntry
 {
@@ -240,7 +247,7 @@ typedef enum MarshalCastKind
 	MCAST_TIME,					/* an instant, as ISO 8601 UTC ("...Z") */
 	MCAST_MARSHAL,				/* bytes: a nested Marshal stream's view */
 	MCAST_JSON,					/* bytes: JSON text, parsed */
-	MCAST_YAML,					/* bytes: YAML text (YAMLColumn), loaded */
+	MCAST_YAML,					/* yaml: a YAML column's text, loaded */
 	MCAST_PG_ARRAY,				/* bytes: PostgreSQL array text (or pos: a Ruby
 								 * Array), each element cast by the type at
 								 * subtype (marshal_record_cast_element) */
@@ -252,6 +259,23 @@ typedef enum MarshalCastKind
 								 * text ("\\x..."), decoded: a binary String,
 								 * or (nested) a Marshal stream's view */
 } MarshalCastKind;
+
+/*
+ * A YAML-coded attribute (serialize with YAMLColumn): its text and what
+ * Rails 7.2's YAMLColumn#load checks the loaded value against.  Only the
+ * first MARSHAL_YAML_PERMITTED classes a coder permits are kept (a later
+ * one is then refused, as a class nobody permitted is).
+ */
+#define MARSHAL_YAML_PERMITTED 8
+
+typedef struct MarshalYamlColumn
+{
+	MarshalBytes text;
+	MarshalBytes object_class;	/* serialize's class; len 0: Object */
+	MarshalBytes permitted[MARSHAL_YAML_PERMITTED]; /* the coder's (7.1+) */
+	int			npermitted;
+	bool		unsafe_load;	/* the coder's unsafe_load is true */
+} MarshalYamlColumn;
 
 typedef struct MarshalCast
 {
@@ -266,6 +290,7 @@ typedef struct MarshalCast
 	char		delim;			/* MCAST_PG_ARRAY: between elements */
 	bool		user;			/* MCAST_PG_ARRAY: cast, not deserialized */
 	bool		nested;			/* MCAST_BYTEA: a Marshal coder's bytes */
+	MarshalYamlColumn yaml;		/* MCAST_YAML */
 	char		text[128];
 	size_t		len;
 } MarshalCast;
@@ -273,6 +298,23 @@ typedef struct MarshalCast
 extern MarshalStatus marshal_record_cast(const MarshalDoc *doc,
 										 const MarshalEntry *e,
 										 MarshalCast *c, MarshalError *err);
+/*
+ * serialize's object class (YAMLColumn, 7.1+ ColumnSerializer): the JSON of
+ * cls.new, what Rails loads for nil ("null" for Object).
+ */
+extern const char *marshal_new_instance_json(MarshalBytes cls);
+
+/*
+ * Whether the value YAML gave (the root of doc) passes YAMLColumn#load's
+ * object_class check: *ok false where Rails raises or the bytes cannot
+ * tell (a class that may be a subclass); *is_nil when it loaded nil (Rails
+ * then gives the class's new instance).
+ */
+extern MarshalStatus marshal_yaml_column_check(const MarshalDoc *doc,
+											   MarshalBytes object_class,
+											   bool *ok, bool *is_nil,
+											   MarshalError *err);
+
 /*
  * One element of an MCAST_PG_ARRAY cast by the type object at subtype; v
  * may be a node made for the element's text (type MT_STRING, pos 0).

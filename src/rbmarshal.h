@@ -88,7 +88,7 @@ extern JsonbValue *rbmarshal_json_entry(const MarshalDoc *doc,
 										MarshalBinaryMode binary);
 
 /* rbmarshal_yaml.c */
-extern Jsonb *rbmarshal_yaml_to_jsonb(const char *s, size_t len);
+extern Jsonb *rbmarshal_yaml_to_jsonb(const MarshalYamlColumn *col);
 
 /* rbmarshal_from_jsonb.c */
 extern bytea *rbmarshal_from_jsonb_value(JsonbValue *v);

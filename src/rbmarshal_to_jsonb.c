@@ -202,11 +202,11 @@ sink_json(void *ctx, const char *str, size_t len)
 	return true;
 }
 
-/* A serialized column's YAML text, when it loads as Psych would load it. */
+/* A serialized column's YAML text, when it loads as YAMLColumn would load it. */
 static bool
-sink_yaml(void *ctx, const char *str, size_t len)
+sink_yaml(void *ctx, const MarshalYamlColumn *col)
 {
-	Jsonb	   *j = rbmarshal_yaml_to_jsonb(str, len);
+	Jsonb	   *j = rbmarshal_yaml_to_jsonb(col);
 
 	if (j == NULL)
 		return false;

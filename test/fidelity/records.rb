@@ -74,11 +74,19 @@ class Prefs
     @size = size
   end
 end
-PERMITTED = [Symbol, Date, Time, BigDecimal, Prefs, ActiveSupport::HashWithIndifferentAccess].freeze
+# A class whose new instance has no ivars (serialize :x, Flags: nil gives Flags.new)
+class Flags
+  attr_accessor :enabled, :level
+end
+# The app's permitted classes (yaml_column_permitted_classes) are not in a record's
+# bytes: the extension assumes Symbol and HashWithIndifferentAccess, plus the column's
+# object class and (7.2) the classes its coder permits, which the bytes hold.  6.1
+# has no per-column list: Prefs and Flags are permitted app-wide there.
+PERMITTED = [Symbol, ActiveSupport::HashWithIndifferentAccess].freeze
 if AR7
   ActiveRecord.yaml_column_permitted_classes = PERMITTED
 else
-  ActiveRecord::Base.yaml_column_permitted_classes = PERMITTED
+  ActiveRecord::Base.yaml_column_permitted_classes = PERMITTED + [Prefs, Flags]
 end
 
 require_relative "../rails/marshal_coder"
@@ -86,7 +94,7 @@ require_relative "../rails/marshal_coder"
 def serialize_columns(model)
   if AR7
     model.serialize :prefs, type: Hash, coder: YAML
-    model.serialize :pobj, type: Prefs, coder: YAML
+    model.serialize :pobj, type: Prefs, coder: YAML, yaml: { permitted_classes: [Prefs] }
     model.serialize :settings, coder: MarshalCoder
   else
     model.serialize :prefs, Hash
@@ -100,8 +108,8 @@ SKIPPED = [] # [name, why]: Rails raises
 
 def row(name, value)
   fail!("duplicate row #{name}") if ROWS.key?(name)
-  bytes = Marshal.dump(value)
   begin
+    bytes = Marshal.dump(value) # the 7.1 format serializes every attribute: that may raise
     json = ActiveSupport::JSON.encode(Marshal.load(bytes))
   rescue StandardError => e
     SKIPPED << [name, "#{e.class}: #{e.message[0, 80]}"]
@@ -154,6 +162,15 @@ def things_table(t, pg)
   t.datetime :stamps, array: true
   t.date :days, array: true
   t.jsonb :docs, array: true
+  t.json :jsons, array: true
+  t.column :hs, :hstore, array: true
+  t.column :pts, :point, array: true
+  t.column :spans, :interval, array: true
+  t.column :ips, :inet, array: true
+  t.column :nets, :cidr, array: true
+  t.column :uids, :uuid, array: true
+  t.binary :bins, array: true
+  t.boolean :bools, array: true
   t.column :ip, :inet
   t.column :net, :cidr
   t.column :mac, :macaddr
@@ -197,7 +214,10 @@ PG_VALUES = {
   tm: Time.utc(2000, 1, 1, 12, 30, 15.25r), span: 1.day + 2.hours, jb: { "a" => 1, "b" => [true, nil, "x"] },
   js: [1, { "k" => "v" }], data: "bytes \xc3\xa9\x01".b, ints: [1, nil, 3], tags: ["a", "b c", "", "\"q\""],
   decs: [BigDecimal("1.50"), BigDecimal("-2")], stamps: [Time.utc(2024, 1, 1), Time.utc(2024, 1, 2, 3, 4, 5)],
-  days: [Date.new(2024, 1, 1)], docs: [{ "x" => 1 }, { "y" => [2] }], ip: IPAddr.new("192.168.1.7"),
+  days: [Date.new(2024, 1, 1)], docs: [{ "x" => 1 }, { "y" => [2] }], jsons: [{ "a" => [1, "x"] }, nil, "s", 2.5, { "k" => {} }],
+  hs: [{ "a" => "1", "b" => nil }, {}], pts: ["(1,2)", "(-1.5,0)"], spans: [1.day, 3.hours + 2.minutes, -1.second],
+  ips: [IPAddr.new("10.0.0.1"), IPAddr.new("10.1.0.0/16"), IPAddr.new("::1")], nets: [IPAddr.new("192.168.0.0/24")],
+  uids: ["A0EEBC99-9C0B-4EF8-BB6D-6BB9BD380A11"], bools: [true, false, nil], ip: IPAddr.new("192.168.1.7"),
   net: IPAddr.new("10.0.0.0/8"), mac: "08:00:2b:01:02:03", uid: "a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11",
   h: { "k" => "v", "n" => nil }, cash: BigDecimal("1234.56"), pt: "(1.5,-2)",
   ln: "{1,-1,0}", seg: "[(0,0),(1,1)]", bx: "(1,1),(0,0)", pth: "((0,0),(1,1),(2,0))", poly: "((0,0),(1,1),(1,0))",
@@ -217,6 +237,9 @@ PG_RAW = [
     span: "'1 year 2 mons 3 days 04:05:06.789'", jb: "'[1, 2.50, {\"\": null}]'", js: "'{\"a\" : 1, \"a\": 2}'",
     data: "'\\x'", ints: "'{{1,2},{3,4}}'", tags: "'{NULL,\"NULL\",\"a,b\",\"{}\"}'", decs: "'{NaN,1e3}'",
     stamps: "'{infinity,\"2024-01-01 00:00:00.5\"}'", days: "'{}'", docs: "ARRAY['{\"a\": [1]}'::jsonb, 'null'::jsonb]",
+    jsons: "ARRAY['[1, 2.50]'::json, NULL, '\"x\"']", hs: "ARRAY['\"k\"=>\"v\"'::hstore, '']",
+    pts: "'{\"(1e300,-0)\",NULL}'", spans: "'{\"1 year 2 mons\",\"-3 days\"}'", ips: "'{2001:db8::1/64,10.0.0.1/8}'",
+    nets: "'{2001:db8::/32}'", uids: "'{}'", bins: "ARRAY['\\x6869'::bytea, '']", bools: "'{t,f,NULL}'",
     ip: "'2001:db8::1/64'", net: "'2001:db8::/32'", mac: "'08:00:2b:01:02:03'", uid: "'00000000-0000-0000-0000-000000000000'",
     h: "'\"a b\"=>\"c\\\"d\", \"e\"=>NULL, \"\"=>\"\"'", cash: "'-0.01'", pt: "'(1e300,-0)'", r4: "'empty'",
     r8: "'(,5]'", rn: "'[1.5,)'", rd: "'[2024-01-01,infinity)'", rts: "'(,)'", rtz: "'[2024-01-01 00:00+02,2024-01-02)'",
@@ -236,7 +259,8 @@ PG_FORM = {
   at: "2024-03-06 10:00:00", atz: "2024-03-06T10:00:00+05:30", day: "2024-02-30", tm: "10:11:12.5",
   span: "P1DT2H", jb: "{\"a\": [1, 2]}", js: "[1,2", ints: %w[1 2 x], tags: %w[a b], decs: ["1.5", ""],
   ip: "10.1.2.3", uid: "A0EEBC99-9C0B-4EF8-BB6D-6BB9BD380A11", h: "\"a\"=>\"b\"", cash: "$1,234.50",
-  r4: "[1,5)", mood: "ok", bits: "1100", oid: "77"
+  r4: "[1,5)", mood: "ok", bits: "1100", oid: "77", ips: ["10.0.0.1/8", "::1"], spans: ["P1D", "PT1.5S"], pts: ["(3,4)"],
+  jsons: ["[1]", "{\"a\": 2}"]
 }.freeze
 
 # ---------------------------------------------------------------------------
@@ -253,6 +277,117 @@ SQ_RAW = [{ name: "'raw'", small: "'  7'", ratio: "'abc'", flag: "'t'", amount: 
             at: "'2024-03-05T14:07:09Z'", day: "'2024-03-05 10:00'", tm: "'2000-01-01 10:11:12.5'", js: "'{\"a\":[1,2]}'",
             data: "X'6162'", prefs: "'--- {}\n'", pobj: "NULL" }].freeze
 SQ_FORM = PG_FORM.slice(:name, :small, :ratio, :flag, :amount, :whole, :exact, :at, :day, :tm, :js)
+
+# ---------------------------------------------------------------------------
+# Serialized columns with an object class (YAMLColumn's object_class, 7.2's
+# ColumnSerializer): nil loads as the class's new instance
+# ---------------------------------------------------------------------------
+
+DOC_SCHEMA = proc do
+  create_table(:docs) do |t|
+    t.text :prefs # serialize Hash
+    t.text :list # serialize Array
+    t.text :pobj # serialize Prefs (initialize sets @theme and @size)
+    t.text :flags # serialize Flags (no ivars until set)
+    t.text :hw # serialize HashWithIndifferentAccess
+    t.text :obj # serialize (Object: YAML as it loads)
+    t.text :jh # 7.2: serialize type: Hash, coder: JSON
+    t.binary :mh # 7.2: serialize type: Hash, coder: MarshalCoder
+  end
+end
+
+def serialize_docs(model)
+  if AR7
+    model.serialize :prefs, type: Hash, coder: YAML
+    model.serialize :list, type: Array, coder: YAML
+    model.serialize :pobj, type: Prefs, coder: YAML, yaml: { permitted_classes: [Prefs] }
+    model.serialize :flags, type: Flags, coder: YAML, yaml: { permitted_classes: [Flags] }
+    model.serialize :hw, type: ActiveSupport::HashWithIndifferentAccess, coder: YAML
+    model.serialize :obj, coder: YAML, yaml: { permitted_classes: [Prefs, Flags, Date] }
+    model.serialize :jh, type: Hash, coder: JSON
+    model.serialize :mh, type: Hash, coder: MarshalCoder
+  else
+    model.serialize :prefs, Hash
+    model.serialize :list, Array
+    model.serialize :pobj, Prefs
+    model.serialize :flags, Flags
+    model.serialize :hw, ActiveSupport::HashWithIndifferentAccess
+    model.serialize :obj
+  end
+end
+
+def sql_text(text)
+  text.nil? ? "NULL" : "'#{text.gsub("'", "''")}'"
+end
+
+# Texts as the column holds them (NULL: the class's new instance), one row each
+# column-by-column: texts Rails loads, and some it refuses (SerializationTypeMismatch,
+# a class not permitted), which the generator lists as left out
+DOC_TEXTS = {
+  prefs: ["--- {}\n", "---\na: 1\nb:\n- x\n- 2.5\n- ~\n", "---\n:sym: 1\n'1': true\n2: [a, {b: c}]\n", "--- \n", "",
+          "--- !ruby/hash:ActiveSupport::HashWithIndifferentAccess\na: 1\nb: !ruby/hash:ActiveSupport::HashWithIndifferentAccess\n  c: 2\n",
+          "{a: [1, 2], 'b': x}", "---\nx: &a\n  k: v\ny: *a\n", "--- []\n", "--- text\n", "---\n...\n",
+          "---\nd: 2024-01-01\n", "---\nn: !ruby/object:Flags\n  on: true\n", "--- !ruby/object:Prefs\ntheme: x\n"],
+  list: ["--- []\n", "---\n- 1\n- two\n- :three\n- {k: v}\n- [1.5, ~]\n", "--- \n", "[a, b]", "--- {}\n",
+         "--- !ruby/array:Array\n- 1\n", "---\n- &a [x, {k: v}]\n- *a\n"],
+  pobj: ["--- !ruby/object:Prefs\ntheme: blue\nsize: 7\n", "--- !ruby/object:Prefs {}\n", "--- \n",
+         "--- !ruby/object:Prefs\ntheme: !ruby/object:Prefs\n  size: 1\n", "--- {}\n", "--- !ruby/object:Flags\non: 1\n"],
+  flags: ["--- !ruby/object:Flags\non: true\nlevel: 3\n", "--- !ruby/object:Flags {}\n", "--- \n", "",
+          "--- !ruby/object:Flags\nlevel: [1, {a: b}]\n"],
+  hw: ["--- !ruby/hash:ActiveSupport::HashWithIndifferentAccess\na: 1\n:b: 2\n", "--- \n",
+       "--- !ruby/hash:ActiveSupport::HashWithIndifferentAccess {}\n", "---\na: 1\n"],
+  obj: ["--- \n", "", "plain text", "{a: 1}", "--- 1.5\n", "--- :sym\n", "--- !ruby/object:Flags\non: false\n",
+        "---\n- !ruby/object:Prefs\n  theme: t\n- !ruby/hash:ActiveSupport::HashWithIndifferentAccess\n  k: v\n"],
+  jh: ["{}", "{\"a\": [1, null]}", "", "null", "[1]"],
+  mh: []
+}.freeze
+
+DOC_VALUES = [
+  { prefs: { "theme" => "dark", :size => 3, "n" => [1, { "d" => nil }] }, list: [1, "two", :three, { "k" => [] }],
+    pobj: Prefs.new("light", 3), flags: Flags.new.tap { |f| f.enabled = true }, hw: { "a" => { "b" => 1 } }.with_indifferent_access,
+    obj: { "free" => [Prefs.new("x", 1)] }, jh: { "j" => [1, 2.5, nil] }, mh: { "m" => Date.new(2024, 1, 1) } },
+  { prefs: {}, list: [], pobj: Prefs.new, flags: Flags.new, hw: ActiveSupport::HashWithIndifferentAccess.new, obj: nil,
+    jh: {}, mh: {} }
+].freeze
+
+def doc_states(prefix, model)
+  fmt = ->(name) { "#{prefix}_doc_#{name}" }
+  cols = model.column_names - ["id"]
+  rows = DOC_TEXTS.flat_map { |col, texts| cols.include?(col.to_s) ? texts.map { |t| [col, t] } : [] }
+  rows.each do |col, text|
+    model.connection.execute("INSERT INTO docs (#{col}) VALUES (#{sql_text(text)})")
+  end
+  model.connection.execute("INSERT INTO docs (prefs) VALUES (NULL)")
+  ids = model.order(:id).pluck(:id)
+  ids.each_with_index do |id, i|
+    row(fmt.("raw_#{i + 1}"), model.find(id))
+    begin
+      row(fmt.("raw_#{i + 1}_read"), read_all(model.find(id)))
+    rescue StandardError => e
+      SKIPPED << [fmt.("raw_#{i + 1}_read"), "#{e.class}: #{e.message[0, 80]}"]
+    end
+  end
+  keep = DOC_VALUES.map { |v| v.slice(*cols.map(&:to_sym)) }
+  created = keep.map { |v| model.create!(v) }
+  created.each_with_index do |r, i|
+    row(fmt.("created_#{i + 1}"), r)
+    row(fmt.("loaded_#{i + 1}"), model.find(r.id))
+    row(fmt.("read_#{i + 1}"), read_all(model.find(r.id)))
+  end
+  changed = model.find(created.first.id)
+  changed.prefs = { "changed" => [true] }
+  changed.pobj = nil
+  changed.list = nil
+  changed.flags = Flags.new.tap { |f| f.level = 2 }
+  row(fmt.("changed"), changed)
+  row(fmt.("changed_read"), read_all(changed))
+  row(fmt.("new"), model.new(keep.first))
+  row(fmt.("new_empty"), model.new)
+  row(fmt.("new_empty_read"), read_all(model.new))
+  list = model.where(id: created.map(&:id) + ids.first(2)).order(:id).to_a
+  row(fmt.("list"), list)
+  row(fmt.("in_hash"), { "docs" => list, "first" => list.first, "by_id" => list.to_h { |r| [r.id.to_s, r] } })
+end
 
 # ---------------------------------------------------------------------------
 # The records
@@ -289,15 +424,24 @@ end
 def run_adapter(prefix, config, schema, values, raw, form)
   ActiveRecord::Base.establish_connection(config)
   ActiveRecord::Schema.define(&schema)
+  ActiveRecord::Schema.define(&DOC_SCHEMA)
   model = Class.new(ActiveRecord::Base) { self.table_name = "things" }
   Object.send(:remove_const, :Thing) if Object.const_defined?(:Thing)
   Object.const_set(:Thing, model)
   serialize_columns(model)
+  docs = Class.new(ActiveRecord::Base) { self.table_name = "docs" }
+  Object.send(:remove_const, :Doc) if Object.const_defined?(:Doc)
+  Object.const_set(:Doc, docs)
+  docs.ignored_columns = %w[jh mh] unless AR7
+  serialize_docs(docs)
   formats = AR7 ? [6.1, 7.1] : [nil]
   formats.each do |f|
     ActiveRecord.marshalling_format_version = f if f
     model.connection.execute("DELETE FROM things")
-    states("#{prefix}#{f ? "_f#{f.to_s.delete('.')}" : ''}", model, values, raw, form)
+    model.connection.execute("DELETE FROM docs")
+    name = "#{prefix}#{f ? "_f#{f.to_s.delete('.')}" : ''}"
+    states(name, model, values, raw, form)
+    doc_states(name, docs)
   end
   ActiveRecord::Base.remove_connection
 end

@@ -518,6 +518,17 @@ gen = NestGen.new(14_014)
 NEST_VALUES = 400
 NEST_VALUES.times { |i| row(format("nest_%03d", i + 1), gen.top) }
 
+# IPAddr networks (a prefix shorter than the address): IPAddr.new masks the address,
+# and as_json (to_s) prints it without the prefix; IPv6 zero runs compressed as to_s
+# does, ::a.b.c.d forms included.  After nest_*, so no random draw above moves.
+IP_NETWORKS = ["2001:db8::1/64", "2001:db8:1:2:3:4:5:6/48", "::1/0", "ffff::1/1", "fe80::1:2/10",
+               "::ffff:192.0.2.1/96", "::ffff:192.0.2.1/120", "2001:db8::8:800:200c:417a/127",
+               "1:0:0:1:0:0:0:1/80", "1:0:0:1:0:0:0:1/127", "0:0:0:0:0:1:2:3/112", "::1.2.3.4/104",
+               "2001:db8::ff/ffff:ffff:ffff::", "10.1.2.3/8", "10.1.2.3/0", "192.168.255.1/31",
+               "172.16.5.4/255.240.0.0", "1:2:3:4:5:6:7:8/128", "10.9.8.7/32"].map { |t| IPAddr.new(t) }.freeze
+IP_NETWORKS.each_with_index { |ip, i| row("asj_ipaddr_net_#{i + 1}", ip) }
+row("asj_ipaddr_net_all", { "nets" => IP_NETWORKS, "first" => IP_NETWORKS.first, "keyed" => IP_NETWORKS.to_h { |ip| [ip.to_s, ip] } })
+
 # ---------------------------------------------------------------------------
 # Paths
 # ---------------------------------------------------------------------------
