@@ -48,6 +48,14 @@ key_utf8(text *t, size_t *len)
 	return u;
 }
 
+/* An SQL function that passes its arguments on: call. */
+#define ENTRY_POINT(name, call) \
+Datum \
+name(PG_FUNCTION_ARGS) \
+{ \
+	return call; \
+}
+
 /* Keys in other Ruby encodings compare as the text they convert to. */
 static const MarshalTranscoder transcoder = {rbmarshal_transcode, NULL};
 
@@ -393,48 +401,41 @@ rbmarshal_object_field_text(PG_FUNCTION_ARGS)
 					AS_TEXT);
 }
 
-Datum
-rbmarshal_array_element(PG_FUNCTION_ARGS)
-{
-	return navigate(fcinfo, PG_GETARG_RBMARSHAL_PP(0), 0, NULL, NULL, true,
-					PG_GETARG_INT32(1), AS_RBMARSHAL);
-}
+ENTRY_POINT(rbmarshal_array_element,
+			navigate(fcinfo, PG_GETARG_RBMARSHAL_PP(0), 0, NULL, NULL, true,
+					 PG_GETARG_INT32(1), AS_RBMARSHAL))
+ENTRY_POINT(rbmarshal_array_element_text,
+			navigate(fcinfo, PG_GETARG_RBMARSHAL_PP(0), 0, NULL, NULL, true,
+					 PG_GETARG_INT32(1), AS_TEXT))
 
-Datum
-rbmarshal_array_element_text(PG_FUNCTION_ARGS)
+/* The elements of the text[] second argument; a path has one dimension. */
+static int
+text_array_arg(FunctionCallInfo fcinfo, bool path, Datum **elems, bool **nulls)
 {
-	return navigate(fcinfo, PG_GETARG_RBMARSHAL_PP(0), 0, NULL, NULL, true,
-					PG_GETARG_INT32(1), AS_TEXT);
+	ArrayType  *arr = PG_GETARG_ARRAYTYPE_P(1);
+	int			n;
+
+	if (path && ARR_NDIM(arr) > 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_ARRAY_SUBSCRIPT_ERROR),
+				 errmsg("wrong number of array subscripts")));
+	deconstruct_array(arr, TEXTOID, -1, false, TYPALIGN_INT, elems, nulls, &n);
+	return n;
 }
 
 static Datum
 extract_path(FunctionCallInfo fcinfo, ResultKind kind)
 {
-	ArrayType  *path = PG_GETARG_ARRAYTYPE_P(1);
 	Datum	   *keys;
 	bool	   *nulls;
-	int			n;
+	int			n = text_array_arg(fcinfo, true, &keys, &nulls);
 
-	if (ARR_NDIM(path) > 1)
-		ereport(ERROR,
-				(errcode(ERRCODE_ARRAY_SUBSCRIPT_ERROR),
-				 errmsg("wrong number of array subscripts")));
-	deconstruct_array(path, TEXTOID, -1, false, TYPALIGN_INT, &keys, &nulls, &n);
 	return navigate(fcinfo, PG_GETARG_RBMARSHAL_PP(0), n, keys, nulls, false, 0,
 					kind);
 }
 
-Datum
-rbmarshal_extract_path(PG_FUNCTION_ARGS)
-{
-	return extract_path(fcinfo, AS_RBMARSHAL);
-}
-
-Datum
-rbmarshal_extract_path_text(PG_FUNCTION_ARGS)
-{
-	return extract_path(fcinfo, AS_TEXT);
-}
+ENTRY_POINT(rbmarshal_extract_path, extract_path(fcinfo, AS_RBMARSHAL))
+ENTRY_POINT(rbmarshal_extract_path_text, extract_path(fcinfo, AS_TEXT))
 
 /*
  * Whether the JSON view of the array element at pos is a string, and its
@@ -708,39 +709,35 @@ rbmarshal_exists(PG_FUNCTION_ARGS)
 static Datum
 exists_array(FunctionCallInfo fcinfo, bool all)
 {
-	ArrayType  *arr = PG_GETARG_ARRAYTYPE_P(1);
 	Datum	   *keys;
 	bool	   *nulls;
-	int			n;
+	int			n = text_array_arg(fcinfo, false, &keys, &nulls);
 
-	deconstruct_array(arr, TEXTOID, -1, false, TYPALIGN_INT, &keys, &nulls, &n);
 	return exists_keys(fcinfo, keys, nulls, n, all);
 }
 
-Datum
-rbmarshal_exists_any(PG_FUNCTION_ARGS)
-{
-	return exists_array(fcinfo, false);
-}
+ENTRY_POINT(rbmarshal_exists_any, exists_array(fcinfo, false))
+ENTRY_POINT(rbmarshal_exists_all, exists_array(fcinfo, true))
 
-Datum
-rbmarshal_exists_all(PG_FUNCTION_ARGS)
+/* The view of the stored value's root (the first argument). */
+static void
+root_view(FunctionCallInfo fcinfo, MarshalDoc *doc, MarshalView *view)
 {
-	return exists_array(fcinfo, true);
+	MarshalError err;
+
+	rbmarshal_open_lazy(PG_GETARG_RBMARSHAL_PP(0), doc);
+	rbmarshal_check_status(marshal_view(doc, MARSHAL_ROOT, view, &err), &err);
 }
 
 /* jsonb_typeof's names for the root of the JSON view. */
 Datum
 rbmarshal_typeof(PG_FUNCTION_ARGS)
 {
-	bytea	   *v = PG_GETARG_RBMARSHAL_PP(0);
 	MarshalDoc	doc;
 	MarshalView view;
-	MarshalError err;
 	const char *name;
 
-	rbmarshal_open_lazy(v, &doc);
-	rbmarshal_check_status(marshal_view(&doc, MARSHAL_ROOT, &view, &err), &err);
+	root_view(fcinfo, &doc, &view);
 	switch (view.kind)
 	{
 		case MV_ARRAY:
@@ -1172,46 +1169,22 @@ entries_srf(FunctionCallInfo fcinfo, SrfKind kind, const char *fname)
 	return (Datum) 0;
 }
 
-Datum
-rbmarshal_keys(PG_FUNCTION_ARGS)
-{
-	return entries_srf(fcinfo, SRF_KEYS, "rbmarshal_keys");
-}
-
-Datum
-rbmarshal_each(PG_FUNCTION_ARGS)
-{
-	return entries_srf(fcinfo, SRF_EACH, "rbmarshal_each");
-}
-
-Datum
-rbmarshal_each_text(PG_FUNCTION_ARGS)
-{
-	return entries_srf(fcinfo, SRF_EACH_TEXT, "rbmarshal_each_text");
-}
-
-Datum
-rbmarshal_array_elements(PG_FUNCTION_ARGS)
-{
-	return entries_srf(fcinfo, SRF_ELEMENTS, "rbmarshal_array_elements");
-}
-
-Datum
-rbmarshal_array_elements_text(PG_FUNCTION_ARGS)
-{
-	return entries_srf(fcinfo, SRF_ELEMENTS_TEXT, "rbmarshal_array_elements_text");
-}
+/* the five SQL functions, each naming itself in its errors */
+ENTRY_POINT(rbmarshal_keys, entries_srf(fcinfo, SRF_KEYS, "rbmarshal_keys"))
+ENTRY_POINT(rbmarshal_each, entries_srf(fcinfo, SRF_EACH, "rbmarshal_each"))
+ENTRY_POINT(rbmarshal_each_text, entries_srf(fcinfo, SRF_EACH_TEXT, "rbmarshal_each_text"))
+ENTRY_POINT(rbmarshal_array_elements,
+			entries_srf(fcinfo, SRF_ELEMENTS, "rbmarshal_array_elements"))
+ENTRY_POINT(rbmarshal_array_elements_text,
+			entries_srf(fcinfo, SRF_ELEMENTS_TEXT, "rbmarshal_array_elements_text"))
 
 Datum
 rbmarshal_array_length(PG_FUNCTION_ARGS)
 {
-	bytea	   *v = PG_GETARG_RBMARSHAL_PP(0);
 	MarshalDoc	doc;
 	MarshalView view;
-	MarshalError err;
 
-	rbmarshal_open_lazy(v, &doc);
-	rbmarshal_check_status(marshal_view(&doc, MARSHAL_ROOT, &view, &err), &err);
+	root_view(fcinfo, &doc, &view);
 	if (view.kind != MV_ARRAY && view.kind != MV_SET)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
