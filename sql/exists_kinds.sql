@@ -41,10 +41,10 @@ SELECT id, name, k, a ? k AS ours, aj ? k AS jsonb
     OR (v ? k) IS DISTINCT FROM (j ? k)
  ORDER BY id, k;
 -- the classes whose view is a string: each found as an element
-SELECT rbmarshal_class(v) AS class, count(*) AS found_as_element
+SELECT DISTINCT rbmarshal_class(v) AS found_as_element
   FROM ek
  WHERE jsonb_typeof(j) = 'string' AND a ? (j ->> 0)
- GROUP BY 1 ORDER BY 1;
+ ORDER BY 1;
 SELECT rbmarshal_class(v) AS class, count(*) AS string_view_not_found
   FROM ek
  WHERE jsonb_typeof(j) = 'string' AND NOT a ? (j ->> 0)
@@ -58,7 +58,7 @@ SELECT a::jsonb = aj AS same_view, rbmarshal_array_length(a) > 3000 AS many FROM
 CREATE TABLE ek_all_keys AS
 SELECT row_number() OVER (ORDER BY k) AS n, k
   FROM (SELECT DISTINCT k FROM ek_keys) s;
-SELECT count(*) AS checked, count(*) FILTER (WHERE aj ? k) AS found
+SELECT count(*) > 100 AS many_checked, count(*) FILTER (WHERE aj ? k) > 5 AS some_found
   FROM ek_all, ek_all_keys WHERE n % 50 = 0;
 SELECT k, a ? k AS ours, aj ? k AS jsonb
   FROM ek_all, ek_all_keys
