@@ -176,6 +176,46 @@ WHERE r.ours LIKE '{%' AND
 	(decode(r.hex, 'hex')::rbmarshal -> x.key)::jsonb IS DISTINCT FROM x.value
 ORDER BY r.ver, r.name, x.key;
 
+-- the same records as record.to_yaml writes them (concise_attributes), read by
+-- rbmarshal_from_yaml: an attribute is what Rails loads where the YAML holds its
+-- type or its cast value, else its value before type cast (to_yaml leaves out
+-- the types that are the model's own)
+CREATE TABLE fid_yaml_records (name text, hex text, expected text, raw text, ver text DEFAULT 'ar61');
+\copy fid_yaml_records (name, hex, expected, raw) FROM 'test/fidelity/ar61_yaml_records.tsv' WITH (FORMAT csv, DELIMITER E'\t', QUOTE E'\x01')
+ALTER TABLE fid_yaml_records ALTER ver SET DEFAULT 'ar72';
+\copy fid_yaml_records (name, hex, expected, raw) FROM 'test/fidelity/ar72_yaml_records.tsv' WITH (FORMAT csv, DELIMITER E'\t', QUOTE E'\x01')
+ALTER TABLE fid_yaml_records ADD ours text;
+UPDATE fid_yaml_records SET ours = pg_temp.try(format('SELECT rbmarshal_from_yaml(%L)::jsonb::text',
+													  convert_from(decode(hex, 'hex'), 'UTF8')));
+SELECT ver, name, left(ours, 80) AS error FROM fid_yaml_records WHERE ours NOT LIKE '{%' AND ours NOT LIKE '[%'
+ORDER BY name, ver;
+CREATE TABLE fid_yaml_attrs AS
+SELECT r.ver, r.name, o.n, a.key, a.value AS ours,
+	   (SELECT e.rec FROM jsonb_path_query(r.expected::jsonb, 'strict $.** ? (exists(@.id))')
+			WITH ORDINALITY e(rec, n) WHERE e.n = o.n) -> a.key AS rails,
+	   (SELECT e.rec FROM jsonb_path_query(r.raw::jsonb, 'strict $.** ? (exists(@.id))')
+			WITH ORDINALITY e(rec, n) WHERE e.n = o.n) -> a.key AS before_cast
+FROM fid_yaml_records r, jsonb_path_query(r.ours::jsonb, 'strict $.** ? (exists(@.id))') WITH ORDINALITY o(rec, n),
+	jsonb_each(o.rec) a;
+SELECT ver, count(DISTINCT (name, n)) AS records, count(*) AS attributes,
+	   count(*) FILTER (WHERE ours IS NOT DISTINCT FROM rails) AS as_rails,
+	   count(*) FILTER (WHERE ours IS DISTINCT FROM rails AND ours IS NOT DISTINCT FROM before_cast) AS before_type_cast,
+	   count(*) FILTER (WHERE ours IS DISTINCT FROM rails AND ours IS DISTINCT FROM before_cast) AS neither
+FROM fid_yaml_attrs GROUP BY ver ORDER BY ver;
+SELECT ver, name, key, ours, rails, before_cast FROM fid_yaml_attrs
+WHERE ours IS DISTINCT FROM rails AND ours IS DISTINCT FROM before_cast ORDER BY ver, name, key;
+-- v -> k agrees with the view on every attribute of a record at the root
+SELECT r.ver, r.name, x.key
+FROM (SELECT ver, name, ours, rbmarshal_from_yaml(convert_from(decode(hex, 'hex'), 'UTF8')) AS v
+	  FROM fid_yaml_records WHERE ours LIKE '{%') r, jsonb_each(r.ours::jsonb) x
+WHERE (r.v -> x.key)::jsonb IS DISTINCT FROM x.value
+ORDER BY r.ver, r.name, x.key;
+-- every record in each value is found (as many as Rails has)
+SELECT ver, name FROM fid_yaml_records
+WHERE (SELECT count(*) FROM jsonb_path_query(ours::jsonb, 'strict $.** ? (exists(@.id))')) <>
+	  (SELECT count(*) FROM jsonb_path_query(expected::jsonb, 'strict $.** ? (exists(@.id))'))
+ORDER BY ver, name;
+
 -- inspect of a marshal_dump (U) or _dump (u) class shows its class and its
 -- data (Ruby's own inspect of them is in their code)
 SELECT name, rbmarshal_inspect(decode(hex, 'hex')::rbmarshal) FROM fid_json

@@ -69,6 +69,8 @@ typedef struct RecordType
 								 * permitted classes); no text */
 } RecordType;
 
+#define TZ_CONVERTER "ActiveRecord::AttributeMethods::TimeZoneConversion::TimeZoneConverter"
+
 /* the postgresql adapter's type classes */
 #define PG_OID "ActiveRecord::ConnectionAdapters::PostgreSQL::OID::"
 
@@ -330,12 +332,17 @@ read_type(const MarshalDoc *doc, size_t pos, RecordType *t, MarshalError *err)
 	TRY(marshal_node(doc, pos, &n, err));
 	if (n.type == MT_USRMARSHAL && marshal_bytes_eq(n.cls, "PG::TextEncoder::Array"))
 		return encoder_type(doc, &n, t, err);
-	if (marshal_class_is(&n, MC_TIME_ZONE_CONVERTER))
+	if (marshal_class_is(&n, MC_TIME_ZONE_CONVERTER) ||
+		(n.type == MT_OBJECT && marshal_bytes_eq(n.cls, TZ_CONVERTER)))
 	{
 		size_t		obj;
 		size_t		unused;
 
-		TRY(delegate_parts(doc, n.items, NULL, &obj, &unused, err));
+		/* a DelegateClass: marshal_dump's data, or to_yaml's @delegate_dc_obj */
+		if (n.type == MT_OBJECT)
+			TRY(marshal_find_ivar(doc, n.items, n.count, "@delegate_dc_obj", &obj, err));
+		else
+			TRY(delegate_parts(doc, n.items, NULL, &obj, &unused, err));
 		if (obj == 0)
 			return MARSHAL_OK;
 		TRY(marshal_node(doc, obj, &n, err));
@@ -1452,6 +1459,11 @@ cast_untyped(const MarshalDoc *doc, size_t at, MarshalCast *c, MarshalError *err
 	size_t		p;
 
 	TRY(marshal_node(doc, at, &v, err));
+	if (v.type == MT_OBJECT && v.cls.len >= 22 && memcmp(v.cls.ptr, "ActiveModel::Attribute", 22) == 0)
+	{
+		c->kind = MCAST_NULL;	/* to_yaml left out a nil value_before_type_cast */
+		return MARSHAL_OK;
+	}
 	if (marshal_class_is(&v, MC_BINARY_DATA))
 	{
 		TRY(marshal_find_ivar(doc, v.items, v.count, "@value", &p, err));

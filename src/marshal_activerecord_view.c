@@ -9,6 +9,9 @@
 
 #include <string.h>
 
+static MarshalStatus concise_view(const MarshalDoc *doc, MarshalView *view,
+								  MarshalError *err);
+
 /*
  * An Active Record 6.1 model: @attributes is an ActiveModel::AttributeSet
  * (LazyAttributeSet when loaded).  Its attributes, as serializable_hash
@@ -29,7 +32,7 @@ marshal_record_view(const MarshalDoc *doc, MarshalView *view,
 								"@attributes", &attrs, err)) != MARSHAL_OK)
 		return st;
 	if (attrs == 0)
-		return MARSHAL_OK;
+		return concise_view(doc, view, err);
 	if ((st = marshal_node(doc, attrs, &set, err)) != MARSHAL_OK)
 		return st;
 	if (!marshal_class_is(&set, MC_LAZY_ATTRIBUTE_SET) &&
@@ -153,6 +156,57 @@ attribute_type(const MarshalDoc *doc, const MarshalRecordView *v, size_t key,
 	return MARSHAL_OK;
 }
 
+/* The @type of a FromUser Attribute's @original_attribute (0 if none). */
+static MarshalStatus
+original_type(const MarshalDoc *doc, const MarshalNode *a, size_t *type,
+			  MarshalError *err)
+{
+	size_t		orig;
+	MarshalNode o;
+	MarshalStatus st;
+
+	*type = 0;
+	if (!marshal_class_is(a, MC_ATTRIBUTE_FROM_USER))
+		return MARSHAL_OK;
+	if ((st = marshal_find_ivar(doc, a->items, a->count, "@original_attribute", &orig, err)) != MARSHAL_OK ||
+		orig == 0 || (st = marshal_node(doc, orig, &o, err)) != MARSHAL_OK || o.type != MT_OBJECT)
+		return st;
+	return marshal_find_ivar(doc, o.items, o.count, "@type", type, err);
+}
+
+/*
+ * A model as record.to_yaml writes it and YAML.unsafe_load reads it (the
+ * YAML reader makes a plain object of it): @concise_attributes, an Array of
+ * ActiveModel::Attribute objects with @name.
+ */
+static MarshalStatus
+concise_view(const MarshalDoc *doc, MarshalView *view, MarshalError *err)
+{
+	MarshalRecordView *r = &view->record;
+	size_t		p;
+	MarshalNode arr;
+	MarshalNode first;
+	MarshalStatus st;
+
+	if ((st = marshal_find_ivar(doc, view->node.items, view->node.count,
+								"@concise_attributes", &p, err)) != MARSHAL_OK ||
+		p == 0 || (st = marshal_node(doc, p, &arr, err)) != MARSHAL_OK ||
+		arr.type != MT_ARRAY || arr.count == 0 ||
+		(st = marshal_node(doc, arr.items, &first, err)) != MARSHAL_OK)
+		return st;
+	if (first.type != MT_OBJECT || first.cls.len < 22 ||
+		memcmp(first.cls.ptr, "ActiveModel::Attribute", 22) != 0)
+		return MARSHAL_OK;
+	r->attr_seg = 0;
+	r->values_seg = -1;
+	r->concise = true;
+	r->seg_items[0] = arr.items;
+	r->seg_count[0] = arr.count;
+	r->nsegs = 1;
+	view->kind = MV_RECORD;
+	return MARSHAL_OK;
+}
+
 /* The next attribute of an MV_RECORD view. */
 MarshalStatus
 marshal_record_next(const MarshalDoc *doc, MarshalViewIter *it,
@@ -181,6 +235,23 @@ marshal_record_next(const MarshalDoc *doc, MarshalViewIter *it,
 		}
 		*done = false;
 		it->i++;
+		e->type = 0;			/* not a skipped attribute's */
+		e->cast = MARSHAL_CAST_NONE;
+		if (v->concise)
+		{
+			/* to_yaml's concise_attributes: an Array of Attributes with @name */
+			attr = it->pos;
+			if ((st = marshal_skip(doc, attr, &it->pos, err)) != MARSHAL_OK ||
+				(st = marshal_node(doc, attr, &a, err)) != MARSHAL_OK)
+				return st;
+			if (a.type != MT_OBJECT)
+				continue;
+			if ((st = marshal_find_ivar(doc, a.items, a.count, "@name", &e->key, err)) != MARSHAL_OK)
+				return st;
+			if (e->key == 0)
+				continue;
+			goto attribute;
+		}
 		e->key = it->pos;
 		if ((st = marshal_skip(doc, it->pos, &it->pos, err)) != MARSHAL_OK)
 			return st;
@@ -206,6 +277,7 @@ marshal_record_next(const MarshalDoc *doc, MarshalViewIter *it,
 		if ((st = marshal_skip(doc, attr, &it->pos, err)) != MARSHAL_OK ||
 			(st = marshal_node(doc, attr, &a, err)) != MARSHAL_OK)
 			return st;
+attribute:
 		if (a.type != MT_OBJECT ||
 			marshal_class_is(&a, MC_ATTRIBUTE_UNINITIALIZED) ||
 			marshal_class_is(&a, MC_ATTRIBUTE_NULL))
@@ -224,7 +296,26 @@ marshal_record_next(const MarshalDoc *doc, MarshalViewIter *it,
 				e->cast = MARSHAL_CAST_DB;
 			else if (marshal_class_is(&a, MC_ATTRIBUTE_FROM_USER))
 				e->cast = MARSHAL_CAST_USER;
-			if (e->type == 0)
+			if (v->concise && e->type == 0)
+			{
+				/*
+				 * to_yaml leaves out the model's own types: a FromUser
+				 * casts as the @original_attribute it replaced, whose
+				 * type is written; the rest is untyped, as in 7.1's format
+				 */
+				if ((st = original_type(doc, &a, &e->type, err)) != MARSHAL_OK)
+					return st;
+				if (e->type == 0 || e->cast != MARSHAL_CAST_USER)
+					e->cast = MARSHAL_CAST_UNTYPED;
+			}
+			if (v->concise && value == 0)
+			{
+				/* to_yaml leaves out a nil value_before_type_cast */
+				value = attr;
+				e->cast = MARSHAL_CAST_UNTYPED;
+				e->type = 0;
+			}
+			if (e->type == 0 && e->cast != MARSHAL_CAST_UNTYPED)
 				e->cast = MARSHAL_CAST_NONE;
 		}
 		if (value == 0)

@@ -134,6 +134,7 @@ typedef struct MarshalRecordView
 	size_t		types_items;	/* the @types Hash (name => type object) */
 	uint32_t	types_count;
 	bool		untyped;		/* 7.1 format: no types, values for the database */
+	bool		concise;		/* to_yaml's concise_attributes (an Array) */
 } MarshalRecordView;
 
 typedef struct MarshalView

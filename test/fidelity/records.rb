@@ -17,6 +17,10 @@
 #   hex            Marshal.dump(x), x a record, an Array or a Hash of records
 #   expected_json  JSON.parse(ActiveSupport::JSON.encode(Marshal.load(hex))) (a record's
 #                  as_json is its serializable_hash), computed on a fresh load
+# TAG_yaml_records.tsv: name  yaml_hex  expected_json  before_type_cast_json
+#   the same values' to_yaml (6.1-format rows only; the format does not change it), the
+#   JSON of YAML.unsafe_load of it, and the same with each record's
+#   attributes_before_type_cast
 # Names: pg_* / sq_* (adapter), then f61_ / f71_ (marshalling format), then the state:
 # loaded (nothing read), read (every reader called), materialized (attributes), changed
 # (form strings, not read since), changed_read, new (Model.new with form input),
@@ -119,6 +123,44 @@ def row(name, value)
   fail!("#{name}: JSON differs between two loads") unless json == again
   fail!("#{name}: JSON holds a line break or tab") if json.match?(/[\t\n\r]/)
   ROWS[name] = [bytes, json]
+  PENDING_YAML << [name, value] unless name.include?("_f71_") # to_yaml: the same in both formats
+end
+
+# record.to_yaml (concise_attributes), as a YAML column or a job's arguments hold it; the
+# JSON is that of what YAML.unsafe_load gives in the app that wrote it.  Written once an
+# adapter's Marshal rows are (to_yaml reads every attribute, which changes the dump), of the
+# records themselves (a copy's types are not the model's, and to_yaml would write them)
+YAML_ROWS = {} # name => [yaml, json]
+PENDING_YAML = []
+
+def yaml_rows
+  PENDING_YAML.each { |name, value| yaml_row(name, value) }
+  PENDING_YAML.clear
+end
+
+def yaml_row(name, value)
+  text = value.to_yaml
+  json = ActiveSupport::JSON.encode(YAML.unsafe_load(text))
+  raw = ActiveSupport::JSON.encode(before_type_cast(YAML.unsafe_load(text)))
+rescue StandardError => e
+  SKIPPED << ["yaml_#{name}", "#{e.class}: #{e.message[0, 80]}"]
+else
+  fail!("yaml_#{name}: JSON holds a line break or tab") if "#{json}#{raw}".match?(/[\t\n\r]/)
+  YAML_ROWS[name] = [text, json, raw]
+end
+
+# The records in a value as their attributes before type cast (what to_yaml holds where
+# it leaves the type out)
+def before_type_cast(value)
+  case value
+  when ActiveRecord::Base then before_type_cast(value.attributes_before_type_cast)
+  when Array then value.map { |v| before_type_cast(v) }
+  when Hash then value.transform_values { |v| before_type_cast(v) }
+  when String
+    # bytes that are not UTF-8 (a coder's): as the extension shows them
+    value.dup.force_encoding(Encoding::UTF_8).valid_encoding? ? value : { "$binary" => [value].pack("m0") }
+  else value
+  end
 end
 
 def read_all(record)
@@ -443,6 +485,7 @@ def run_adapter(prefix, config, schema, values, raw, form)
     states(name, model, values, raw, form)
     doc_states(name, docs)
   end
+  yaml_rows
   ActiveRecord::Base.remove_connection
 end
 
@@ -459,6 +502,9 @@ run_adapter("sq", { adapter: "sqlite3", database: ":memory:" }, SQ_SCHEMA, SQ_VA
 
 File.binwrite(File.join(OUT_DIR, "#{TAG}_records.tsv"),
               ROWS.map { |n, (b, j)| "#{n}\t#{b.unpack1('H*')}\t#{j}\n" }.join)
+File.binwrite(File.join(OUT_DIR, "#{TAG}_yaml_records.tsv"),
+              YAML_ROWS.map { |n, (y, j, r)| "#{n}\t#{y.unpack1('H*')}\t#{j}\t#{r}\n" }.join)
 puts "#{TAG}_records.tsv (Active Record #{ActiveRecord::VERSION::STRING}): #{ROWS.size} rows"
+puts "#{TAG}_yaml_records.tsv: #{YAML_ROWS.size} rows"
 puts "left out, as Rails raises (#{SKIPPED.size}):"
 SKIPPED.each { |n, why| puts "  #{n}: #{why}" }
