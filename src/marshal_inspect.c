@@ -30,8 +30,8 @@ static MarshalStatus
 show_bignum(Out *o, const MarshalNode *n)
 {
 	size_t		size = n->data.len * 3 + 3;
-	char	   *digits = marshal_alloc(o->hooks, size);
-	uint32_t   *limbs = marshal_alloc(o->hooks, (n->data.len + 3) / 4 * sizeof(uint32_t) + 4);
+	char	   *digits = marshal_alloc(o->walk.hooks, size);
+	uint32_t   *limbs = marshal_alloc(o->walk.hooks, (n->data.len + 3) / 4 * sizeof(uint32_t) + 4);
 	size_t		len;
 	MarshalStatus st = MARSHAL_ERR_NOMEM;
 
@@ -41,8 +41,8 @@ show_bignum(Out *o, const MarshalNode *n)
 							   &len, limbs);
 		st = put(o, digits, len);
 	}
-	marshal_free(o->hooks, digits);
-	marshal_free(o->hooks, limbs);
+	marshal_free(o->walk.hooks, digits);
+	marshal_free(o->walk.hooks, limbs);
 	return st == MARSHAL_ERR_NOMEM ? fail(o, st, n->pos, "out of memory") : st;
 }
 
@@ -109,15 +109,15 @@ show_date(Out *o, const MarshalNode *n, bool datetime)
 	size_t		len;
 	bool		sf_ok;
 
-	TRY(marshal_node(o->doc, n->items, &arr, o->err));
+	TRY(marshal_node(o->doc, n->items, &arr, o->walk.err));
 	if (arr.type != MT_ARRAY || arr.count != 6)
 		return puts_(o, datetime ? "#<DateTime>" : "#<Date>");
 	p = arr.items;
 	for (int i = 0; i < 6; i++)
 	{
 		fpos[i] = p;
-		TRY(marshal_node(o->doc, p, &f[i], o->err));
-		TRY(marshal_skip(o->doc, p, &p, o->err));
+		TRY(marshal_node(o->doc, p, &f[i], o->walk.err));
+		TRY(marshal_skip(o->doc, p, &p, o->walk.err));
 	}
 	sf_ok = f[3].type == MT_FIXNUM || f[3].type == MT_BIGNUM ||
 		marshal_class_is(&f[3], MC_RATIONAL);
@@ -178,7 +178,7 @@ show_entries(Out *o, const MarshalView *view, bool hash_style, bool ivars,
 	marshal_view_iter(view, &it);
 	for (;;)
 	{
-		TRY(marshal_view_next(o->doc, &it, &e, &done, o->err));
+		TRY(marshal_view_next(o->doc, &it, &e, &done, o->walk.err));
 		if (done)
 			return MARSHAL_OK;
 		if (!first)
@@ -188,7 +188,7 @@ show_entries(Out *o, const MarshalView *view, bool hash_style, bool ivars,
 		{
 			MarshalNode k;
 
-			TRY(marshal_node(o->doc, e.key, &k, o->err));
+			TRY(marshal_node(o->doc, e.key, &k, o->walk.err));
 			if (k.type == MT_SYMBOL)
 			{
 				/* Ruby 4.0: key: value, or "key": value where :key needs quotes */
@@ -224,7 +224,7 @@ read_int64(Out *o, size_t pos, int64_t *v, bool *ok)
 {
 	MarshalNode n;
 
-	TRY(marshal_node(o->doc, pos, &n, o->err));
+	TRY(marshal_node(o->doc, pos, &n, o->walk.err));
 	*ok = false;
 	if (n.type == MT_FIXNUM)
 	{
@@ -283,7 +283,7 @@ time_subsec_fraction(Out *o, size_t pos, int64_t *num, int64_t *den)
 
 	*num = 0;
 	*den = 1;
-	TRY(marshal_node(o->doc, pos, &n, o->err));
+	TRY(marshal_node(o->doc, pos, &n, o->walk.err));
 	if (n.data.len < 8 || !n.has_ivars || !n.ivars)
 		return MARSHAL_OK;
 	p = (uint32_t) n.data.ptr[3] << 24;
@@ -292,11 +292,11 @@ time_subsec_fraction(Out *o, size_t pos, int64_t *num, int64_t *den)
 		return MARSHAL_OK;
 	usec = (int64_t) ((uint32_t) n.data.ptr[4] | (uint32_t) n.data.ptr[5] << 8 |
 					  (uint32_t) (n.data.ptr[6] & 0x0f) << 16);
-	TRY(marshal_long(o->doc, n.ivars, &count, &ivars, o->err));
+	TRY(marshal_long(o->doc, n.ivars, &count, &ivars, o->walk.err));
 	if (count <= 0)
 		return MARSHAL_OK;
-	TRY(marshal_find_ivar(o->doc, ivars, (uint32_t) count, "nano_num", &vnum, o->err));
-	TRY(marshal_find_ivar(o->doc, ivars, (uint32_t) count, "nano_den", &vden, o->err));
+	TRY(marshal_find_ivar(o->doc, ivars, (uint32_t) count, "nano_num", &vnum, o->walk.err));
+	TRY(marshal_find_ivar(o->doc, ivars, (uint32_t) count, "nano_den", &vden, o->walk.err));
 	if (!vnum || !vden)
 		return MARSHAL_OK;
 	TRY(read_int64(o, vnum, &nn, &ok1));
@@ -337,7 +337,7 @@ show_time(Out *o, size_t pos)
 	int64_t		num;
 	int64_t		den;
 
-	TRY(marshal_time_parts(o->doc, pos, &t, &parts, &ok, o->err));
+	TRY(marshal_time_parts(o->doc, pos, &t, &parts, &ok, o->walk.err));
 	if (!ok)
 		return puts_(o, "#<Time>");
 	TRY(time_subsec_fraction(o, pos, &num, &den));
@@ -384,7 +384,7 @@ show_openstruct(Out *o, const MarshalNode *n, bool *handled)
 	bool		done;
 	bool		first = true;
 
-	TRY(marshal_view(o->doc, n->items, &t, o->err));
+	TRY(marshal_view(o->doc, n->items, &t, o->walk.err));
 	if (t.kind == MV_HASH)
 	{
 		TRY(puts_(o, "#<OpenStruct"));
@@ -393,10 +393,10 @@ show_openstruct(Out *o, const MarshalNode *n, bool *handled)
 		{
 			MarshalNode k;
 
-			TRY(marshal_view_next(o->doc, &it, &e, &done, o->err));
+			TRY(marshal_view_next(o->doc, &it, &e, &done, o->walk.err));
 			if (done)
 				break;
-			TRY(marshal_node(o->doc, e.key, &k, o->err));
+			TRY(marshal_node(o->doc, e.key, &k, o->walk.err));
 			TRY(put(o, first ? " " : ", ", first ? 1 : 2));
 			first = false;
 			TRY(put_text(o, k.data.ptr, k.data.len));
@@ -416,7 +416,7 @@ show_numeric_pair(Out *o, const MarshalNode *n, bool complex, bool *handled)
 	MarshalNode arr;
 	size_t		p;
 
-	TRY(marshal_node(o->doc, n->items, &arr, o->err));
+	TRY(marshal_node(o->doc, n->items, &arr, o->walk.err));
 	if (arr.type == MT_ARRAY && arr.count == 2)
 	{
 		MarshalNode b;
@@ -424,8 +424,8 @@ show_numeric_pair(Out *o, const MarshalNode *n, bool complex, bool *handled)
 		p = arr.items;
 		TRY(put(o, "(", 1));
 		TRY(show(o, p));
-		TRY(marshal_skip(o->doc, p, &p, o->err));
-		TRY(marshal_node(o->doc, p, &b, o->err));
+		TRY(marshal_skip(o->doc, p, &p, o->walk.err));
+		TRY(marshal_node(o->doc, p, &b, o->walk.err));
 		if (complex && b.type == MT_FLOAT)
 		{
 			/* Complex#inspect: the imaginary part's sign (-0.0's too), its magnitude */
@@ -476,7 +476,7 @@ show_time_with_zone(Out *o, const MarshalNode *n)
 	char		buf[200];
 	size_t		len;
 
-	TRY(marshal_time_with_zone_parts(o->doc, n, &t, &zone, &utc_zone, o->err));
+	TRY(marshal_time_with_zone_parts(o->doc, n, &t, &zone, &utc_zone, o->walk.err));
 	wall = t.epoch + t.offset;
 	day = wall >= 0 ? wall / 86400 : -((-wall + 86399) / 86400);
 	secs = wall - day * 86400;
@@ -485,11 +485,11 @@ show_time_with_zone(Out *o, const MarshalNode *n)
 	abbrev[0] = '\0';
 	if (utc_zone)
 		snprintf(abbrev, sizeof(abbrev), "UTC");
-	else if (o->hooks && o->hooks->zone_abbrev && zone.len > 0 && zone.len < sizeof(name))
+	else if (o->walk.hooks && o->walk.hooks->zone_abbrev && zone.len > 0 && zone.len < sizeof(name))
 	{
 		memcpy(name, zone.ptr, zone.len);
 		name[zone.len] = '\0';
-		if (!o->hooks->zone_abbrev(name, t.epoch, abbrev, sizeof(abbrev)))
+		if (!o->walk.hooks->zone_abbrev(name, t.epoch, abbrev, sizeof(abbrev)))
 			abbrev[0] = '\0';
 	}
 	if (abbrev[0] == '\0')
@@ -523,14 +523,14 @@ show_duration(Out *o, const MarshalNode *n, bool *handled)
 	int			count = 0;
 	int			shown = 0;
 
-	TRY(marshal_find_ivar(o->doc, n->items, n->count, "@parts", &pv, o->err));
-	TRY(marshal_find_ivar(o->doc, n->items, n->count, "@value", &vv, o->err));
+	TRY(marshal_find_ivar(o->doc, n->items, n->count, "@parts", &pv, o->walk.err));
+	TRY(marshal_find_ivar(o->doc, n->items, n->count, "@value", &vv, o->walk.err));
 	if (!pv || !vv)
 	{
 		*handled = false;
 		return MARSHAL_OK;
 	}
-	TRY(marshal_node(o->doc, pv, &parts, o->err));
+	TRY(marshal_node(o->doc, pv, &parts, o->walk.err));
 	if (parts.type != MT_HASH)
 	{
 		*handled = false;
@@ -541,12 +541,12 @@ show_duration(Out *o, const MarshalNode *n, bool *handled)
 	{
 		MarshalNode k;
 
-		TRY(marshal_node(o->doc, p, &k, o->err));
-		TRY(marshal_skip(o->doc, p, &p, o->err));
+		TRY(marshal_node(o->doc, p, &k, o->walk.err));
+		TRY(marshal_skip(o->doc, p, &p, o->walk.err));
 		for (int u = 0; u < 7; u++)
 			if (k.type == MT_SYMBOL && marshal_bytes_eq(k.data, units[u]) && !at[u])
 				at[u] = p, count++;
-		TRY(marshal_skip(o->doc, p, &p, o->err));
+		TRY(marshal_skip(o->doc, p, &p, o->walk.err));
 	}
 	if (count == 0)
 	{
@@ -563,7 +563,7 @@ show_duration(Out *o, const MarshalNode *n, bool *handled)
 			continue;
 		if (shown > 0)
 			TRY(puts_(o, count == 2 ? " and " : shown == count - 1 ? ", and " : ", "));
-		TRY(marshal_node(o->doc, at[u], &v, o->err));
+		TRY(marshal_node(o->doc, at[u], &v, o->walk.err));
 		if (v.type == MT_FLOAT && !marshal_parse_float(v.data.ptr, v.data.len, &d))
 			return fail(o, MARSHAL_ERR_FORMAT, at[u], "unreadable float");
 		one = (v.type == MT_FIXNUM && v.ival == 1) || (v.type == MT_FLOAT && d == 1.0);
@@ -586,14 +586,14 @@ show_range(Out *o, const MarshalNode *n, bool *handled)
 	MarshalNode bn;
 	MarshalNode en;
 
-	TRY(marshal_find_ivar(o->doc, n->items, n->count, "begin", &b, o->err));
-	TRY(marshal_find_ivar(o->doc, n->items, n->count, "end", &e, o->err));
-	TRY(marshal_find_ivar(o->doc, n->items, n->count, "excl", &x, o->err));
+	TRY(marshal_find_ivar(o->doc, n->items, n->count, "begin", &b, o->walk.err));
+	TRY(marshal_find_ivar(o->doc, n->items, n->count, "end", &e, o->walk.err));
+	TRY(marshal_find_ivar(o->doc, n->items, n->count, "excl", &x, o->walk.err));
 	if (b && e && x)
 	{
-		TRY(marshal_node(o->doc, x, &excl, o->err));
-		TRY(marshal_node(o->doc, b, &bn, o->err));
-		TRY(marshal_node(o->doc, e, &en, o->err));
+		TRY(marshal_node(o->doc, x, &excl, o->walk.err));
+		TRY(marshal_node(o->doc, b, &bn, o->walk.err));
+		TRY(marshal_node(o->doc, e, &en, o->walk.err));
 		/* nil..nil shows as nil..nil; a missing end is left out */
 		if (bn.type != MT_NIL || en.type == MT_NIL)
 			TRY(show(o, b));
@@ -614,7 +614,7 @@ show_exception(Out *o, const MarshalNode *n, bool *handled)
 
 	*handled = true;
 	if (n->type == MT_OBJECT &&
-		marshal_find_ivar(o->doc, n->items, n->count, "mesg", &v, o->err) == MARSHAL_OK && v)
+		marshal_find_ivar(o->doc, n->items, n->count, "mesg", &v, o->walk.err) == MARSHAL_OK && v)
 	{
 		/*
 		 * exc_inspect: the message is to_s, the class name when it is nil;
@@ -623,7 +623,7 @@ show_exception(Out *o, const MarshalNode *n, bool *handled)
 		 */
 		MarshalNode m;
 
-		TRY(marshal_node(o->doc, v, &m, o->err));
+		TRY(marshal_node(o->doc, v, &m, o->walk.err));
 		if (m.type == MT_STRING && m.data.len == 0)
 			return put_text(o, n->cls.ptr, n->cls.len);
 		TRY(puts_(o, "#<"));
@@ -665,7 +665,7 @@ show_special(Out *o, const MarshalView *view, bool *handled)
 			{
 				/* BigDecimal#inspect: "0.12345e3", as BigDecimal._load reads it */
 				MarshalDecimal d;
-				char	   *digits = marshal_alloc(o->hooks, n->data.len + 1);
+				char	   *digits = marshal_alloc(o->walk.hooks, n->data.len + 1);
 				char	   *text;
 				MarshalStatus st;
 
@@ -673,19 +673,19 @@ show_special(Out *o, const MarshalView *view, bool *handled)
 					return fail(o, MARSHAL_ERR_NOMEM, n->pos, "out of memory");
 				if (!marshal_decimal_load(n->data.ptr, n->data.len, digits, &d))
 				{
-					marshal_free(o->hooks, digits);
+					marshal_free(o->walk.hooks, digits);
 					return fail(o, MARSHAL_ERR_FORMAT, n->pos,
 								"a BigDecimal payload that BigDecimal._load refuses");
 				}
-				text = marshal_alloc(o->hooks, marshal_decimal_text_size(&d));
+				text = marshal_alloc(o->walk.hooks, marshal_decimal_text_size(&d));
 				if (text == NULL)
 				{
-					marshal_free(o->hooks, digits);
+					marshal_free(o->walk.hooks, digits);
 					return fail(o, MARSHAL_ERR_NOMEM, n->pos, "out of memory");
 				}
 				st = put(o, text, marshal_decimal_to_s(&d, false, text));
-				marshal_free(o->hooks, text);
-				marshal_free(o->hooks, digits);
+				marshal_free(o->walk.hooks, text);
+				marshal_free(o->walk.hooks, digits);
 				return st;
 			}
 		case MC_DATE:
@@ -731,15 +731,8 @@ on_stack(Out *o, size_t pos)
 static MarshalStatus
 deeper(Out *o, size_t pos)
 {
-	if (++o->depth > o->max_depth)
-	{
-		char		what[64];
-
-		snprintf(what, sizeof(what), "nesting deeper than %u levels", o->max_depth);
-		return fail(o, MARSHAL_ERR_DEPTH, pos, what);
-	}
-	if (o->hooks && o->hooks->check_stack)
-		o->hooks->check_stack(o->hooks->ctx);
+	TRY(marshal_walk_deeper(&o->walk, pos));
+	marshal_walk_check_stack(&o->walk, 1);
 	return MARSHAL_OK;
 }
 
@@ -753,7 +746,7 @@ show_container(Out *o, size_t pos)
 
 	/* the value as written (a U OpenStruct, not the Hash its view is) */
 	memset(&view, 0, sizeof(view));
-	TRY(marshal_node(o->doc, pos, &view.node, o->err));
+	TRY(marshal_node(o->doc, pos, &view.node, o->walk.err));
 	/*
 	 * The special forms show values inside them too (a Rational's parts, an
 	 * exception's message), and a stream may nest them in themselves: they
@@ -776,10 +769,10 @@ show_container(Out *o, size_t pos)
 		if (st == MARSHAL_OK)
 			st = put(o, ">", 1);
 	}
-	o->depth--;
+	o->walk.depth--;
 	if (st != MARSHAL_OK || handled)
 		return st;
-	TRY(marshal_view(o->doc, pos, &view, o->err));
+	TRY(marshal_view(o->doc, pos, &view, o->walk.err));
 	if (view.kind == MV_RECORD)
 		view.kind = MV_IVARS;	/* Ruby shows the object, not its attributes */
 	n = &view.node;
@@ -809,13 +802,13 @@ show_container(Out *o, size_t pos)
 	{
 		/* as deep as the limit allows: the stack of containers grows */
 		uint32_t	cap = o->activecap ? 2 * o->activecap : 64;
-		size_t	   *bigger = marshal_alloc(o->hooks, cap * sizeof(size_t));
+		size_t	   *bigger = marshal_alloc(o->walk.hooks, cap * sizeof(size_t));
 
 		if (bigger == NULL)
 			return fail(o, MARSHAL_ERR_NOMEM, pos, "out of memory");
 		if (o->nactive)
 			memcpy(bigger, o->active, o->nactive * sizeof(size_t));
-		marshal_free(o->hooks, o->active);
+		marshal_free(o->walk.hooks, o->active);
 		o->active = bigger;
 		o->activecap = cap;
 	}
@@ -871,7 +864,7 @@ show_container(Out *o, size_t pos)
 					break;
 				}
 				marshal_view_iter(&view, &it);
-				st = marshal_view_next(o->doc, &it, &e, &done, o->err);
+				st = marshal_view_next(o->doc, &it, &e, &done, o->walk.err);
 				any = st == MARSHAL_OK && !done;
 				if (st == MARSHAL_OK)
 					st = puts_(o, "#<");
@@ -897,7 +890,7 @@ show_container(Out *o, size_t pos)
 			}
 	}
 	o->nactive--;
-	o->depth--;
+	o->walk.depth--;
 	return st;
 }
 
@@ -906,9 +899,9 @@ show(Out *o, size_t pos)
 {
 	MarshalNode n;
 
-	if (++o->steps % 4096 == 0 && o->hooks && o->hooks->check_interrupts)
-		o->hooks->check_interrupts(o->hooks->ctx);
-	TRY(marshal_node(o->doc, pos, &n, o->err));
+	if (++o->steps % 4096 == 0 && o->walk.hooks && o->walk.hooks->check_interrupts)
+		o->walk.hooks->check_interrupts(o->walk.hooks->ctx);
+	TRY(marshal_node(o->doc, pos, &n, o->walk.err));
 	switch (n.type)
 	{
 		case MT_NIL:
@@ -971,19 +964,16 @@ marshal_inspect(const MarshalDoc *doc, const MarshalHooks *hooks,
 	MarshalStatus st;
 
 	memset(&o, 0, sizeof(o));
+	marshal_walk_start(&o.walk, hooks, max_depth, err);
 	o.doc = doc;
-	o.hooks = hooks;
-	o.err = err;
 	o.limit = limit ? limit : 16 * doc->len + 1000000;
-	o.max_depth = max_depth ? max_depth : MARSHAL_DEFAULT_MAX_DEPTH;
-	err->status = MARSHAL_OK;
 	st = show(&o, MARSHAL_ROOT);
-	marshal_free(o.hooks, o.active);
+	marshal_free(o.walk.hooks, o.active);
 	if (st == MARSHAL_OK)
 		st = put(&o, "", 0);
 	if (st != MARSHAL_OK)
 	{
-		marshal_free(o.hooks, o.buf);
+		marshal_free(o.walk.hooks, o.buf);
 		return st;
 	}
 	o.buf[o.len] = '\0';

@@ -15,14 +15,11 @@
 typedef struct Out
 {
 	const MarshalDoc *doc;
-	const MarshalHooks *hooks;
-	MarshalError *err;
+	MarshalWalk walk;			/* hooks, error, depth */
 	char	   *buf;
 	size_t		len;
 	size_t		cap;
 	size_t		limit;			/* output budget in bytes */
-	uint32_t	depth;
-	uint32_t	max_depth;
 	size_t	   *active;			/* containers being shown (recursion) */
 	uint32_t	nactive;
 	uint32_t	activecap;
@@ -32,9 +29,9 @@ typedef struct Out
 static inline MarshalStatus
 fail(Out *o, MarshalStatus st, size_t offset, const char *what)
 {
-	o->err->status = st;
-	o->err->offset = offset;
-	snprintf(o->err->detail, sizeof(o->err->detail), "%s", what);
+	o->walk.err->status = st;
+	o->walk.err->offset = offset;
+	snprintf(o->walk.err->detail, sizeof(o->walk.err->detail), "%s", what);
 	return st;
 }
 
@@ -50,7 +47,7 @@ put(Out *o, const void *s, size_t n)
 
 		while (cap < o->len + n + 1)
 			cap *= 2;
-		b = marshal_realloc(o->hooks, o->buf, cap);
+		b = marshal_realloc(o->walk.hooks, o->buf, cap);
 		if (b == NULL)
 			return fail(o, MARSHAL_ERR_NOMEM, 0, "out of memory");
 		o->buf = b;

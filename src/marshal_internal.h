@@ -64,6 +64,54 @@ marshal_free(const MarshalHooks *h, void *ptr)
 	do { MarshalStatus s_ = (expr); if (s_ != MARSHAL_OK) return s_; } while (0)
 
 /*
+ * What each recursive walk of a value carries (the reader, the re-encoder,
+ * the literal parser, inspect): the caller's hooks, where the error goes,
+ * and the nesting depth against its limit.
+ */
+typedef struct MarshalWalk
+{
+	const MarshalHooks *hooks;
+	MarshalError *err;
+	uint32_t	depth;
+	uint32_t	max_depth;
+} MarshalWalk;
+
+/* A walk about to start: no error yet; max_depth 0 is the default limit. */
+static inline void
+marshal_walk_start(MarshalWalk *w, const MarshalHooks *hooks,
+				   uint32_t max_depth, MarshalError *err)
+{
+	w->hooks = hooks;
+	w->err = err;
+	w->depth = 0;
+	w->max_depth = max_depth ? max_depth : MARSHAL_DEFAULT_MAX_DEPTH;
+	err->status = MARSHAL_OK;
+	err->offset = 0;
+	err->detail[0] = '\0';
+}
+
+/* One level deeper, into the value at pos: an error past the limit. */
+static inline MarshalStatus
+marshal_walk_deeper(MarshalWalk *w, size_t pos)
+{
+	if (++w->depth > w->max_depth)
+		return marshal_error(w->err, MARSHAL_ERR_DEPTH, pos,
+							 "nesting deeper than %u levels", w->max_depth);
+	return MARSHAL_OK;
+}
+
+/*
+ * The hooks' stack check every `every` levels: the depth a caller allows
+ * may need more stack than the server has.
+ */
+static inline void
+marshal_walk_check_stack(const MarshalWalk *w, uint32_t every)
+{
+	if (w->depth % every == 0 && w->hooks && w->hooks->check_stack)
+		w->hooks->check_stack(w->hooks->ctx);
+}
+
+/*
  * MRI's r_long: 0; 5..127 and -128..-5 are small values; 1..4 and -1..-4
  * count the little-endian bytes that follow (negative ones over a base of
  * all ones).  Returns false, leaving *pos alone, when the bytes run out.

@@ -50,13 +50,10 @@ typedef struct LitNode
 
 typedef struct Parser
 {
+	MarshalWalk walk;			/* hooks, error, depth */
 	const char *s;
 	size_t		len;
 	size_t		pos;
-	uint32_t	depth;
-	uint32_t	max_depth;
-	const MarshalHooks *hooks;
-	MarshalError *err;
 	LitNode    *nodes;
 	size_t		nnodes;
 	size_t		nodecap;
@@ -84,7 +81,7 @@ syntax(Parser *p, size_t at, const char *fmt,...)
 	va_list		ap;
 
 	va_start(ap, fmt);
-	marshal_verror(p->err, MARSHAL_ERR_SYNTAX, at, fmt, ap);
+	marshal_verror(p->walk.err, MARSHAL_ERR_SYNTAX, at, fmt, ap);
 	va_end(ap);
 	return MARSHAL_ERR_SYNTAX;
 }
@@ -92,9 +89,9 @@ syntax(Parser *p, size_t at, const char *fmt,...)
 static MarshalStatus
 oom(Parser *p)
 {
-	p->err->status = MARSHAL_ERR_NOMEM;
-	p->err->offset = p->pos;
-	snprintf(p->err->detail, sizeof(p->err->detail), "out of memory");
+	p->walk.err->status = MARSHAL_ERR_NOMEM;
+	p->walk.err->offset = p->pos;
+	snprintf(p->walk.err->detail, sizeof(p->walk.err->detail), "out of memory");
 	return MARSHAL_ERR_NOMEM;
 }
 
@@ -104,7 +101,7 @@ new_node(Parser *p, LitType type, size_t *index)
 	if (p->nnodes == p->nodecap)
 	{
 		size_t		cap = p->nodecap ? p->nodecap * 2 : 64;
-		LitNode    *n = marshal_realloc(p->hooks, p->nodes, cap * sizeof(LitNode));
+		LitNode    *n = marshal_realloc(p->walk.hooks, p->nodes, cap * sizeof(LitNode));
 
 		if (n == NULL)
 			return oom(p);
@@ -131,7 +128,7 @@ put_bytes(Parser *p, const void *b, size_t n)
 
 		while (cap < p->nbytes + n)
 			cap *= 2;
-		nb = marshal_realloc(p->hooks, p->bytes, cap);
+		nb = marshal_realloc(p->walk.hooks, p->bytes, cap);
 		if (nb == NULL)
 			return oom(p);
 		p->bytes = nb;
@@ -633,7 +630,7 @@ parse_number(Parser *p, bool negative)
 
 		/* sign, digits and NUL; a long literal (Ruby takes any) on the heap */
 		n = p->nbytes - off;
-		if (n + 2 > sizeof(buf) && (t = marshal_realloc(p->hooks, NULL, n + 2)) == NULL)
+		if (n + 2 > sizeof(buf) && (t = marshal_realloc(p->walk.hooks, NULL, n + 2)) == NULL)
 			return oom(p);
 		t[0] = negative ? '-' : '+';
 		for (size_t k = 0; k < n; k++)
@@ -642,7 +639,7 @@ parse_number(Parser *p, bool negative)
 		p->nodes[i].type = L_FLOAT;
 		p->nodes[i].d = strtod(t, NULL);
 		if (t != buf)
-			marshal_free(p->hooks, t);
+			marshal_free(p->walk.hooks, t);
 	}
 done:
 	if (p->pos < p->len && (ident_char((unsigned char) p->s[p->pos]) || p->s[p->pos] == '.'))
@@ -656,16 +653,8 @@ parse_container(Parser *p, char close, LitType type)
 	size_t		i;
 	size_t		start = p->pos;
 
-	if (++p->depth > p->max_depth)
-	{
-		p->err->status = MARSHAL_ERR_DEPTH;
-		p->err->offset = p->pos;
-		snprintf(p->err->detail, sizeof(p->err->detail),
-				 "nesting deeper than %u levels", p->max_depth);
-		return MARSHAL_ERR_DEPTH;
-	}
-	if (p->depth % 8 == 0 && p->hooks && p->hooks->check_stack)
-		p->hooks->check_stack(p->hooks->ctx);
+	TRY(marshal_walk_deeper(&p->walk, p->pos));
+	marshal_walk_check_stack(&p->walk, 8);
 	TRY(new_node(p, type, &i));
 	p->pos++;
 	for (;;)
@@ -733,7 +722,7 @@ parse_container(Parser *p, char close, LitType type)
 	}
 	p->pos++;
 	p->nodes[i].size = (uint32_t) (p->nnodes - i);
-	p->depth--;
+	p->walk.depth--;
 	(void) start;
 	return MARSHAL_OK;
 }
@@ -1082,10 +1071,10 @@ write_hash(Emit *e, size_t i)
 {
 	Parser	   *p = e->p;
 	uint32_t	n = p->nodes[i].count;
-	size_t	   *keyat = marshal_realloc(p->hooks, NULL, (n + 1) * sizeof(size_t));
-	size_t	   *valat = marshal_realloc(p->hooks, NULL, (n + 1) * sizeof(size_t));
-	KeyRef	   *refs = marshal_realloc(p->hooks, NULL, (n + 1) * sizeof(KeyRef));
-	bool	   *alive = marshal_realloc(p->hooks, NULL, (n + 1) * sizeof(bool));
+	size_t	   *keyat = marshal_realloc(p->walk.hooks, NULL, (n + 1) * sizeof(size_t));
+	size_t	   *valat = marshal_realloc(p->walk.hooks, NULL, (n + 1) * sizeof(size_t));
+	KeyRef	   *refs = marshal_realloc(p->walk.hooks, NULL, (n + 1) * sizeof(KeyRef));
+	bool	   *alive = marshal_realloc(p->walk.hooks, NULL, (n + 1) * sizeof(bool));
 	size_t		c = i + 1;
 	uint32_t	live = 0;
 	MarshalStatus st = MARSHAL_OK;
@@ -1154,10 +1143,10 @@ write_hash(Emit *e, size_t i)
 			st = write_tree(e, valat[k], false);
 	}
 out:
-	marshal_free(p->hooks, keyat);
-	marshal_free(p->hooks, valat);
-	marshal_free(p->hooks, refs);
-	marshal_free(p->hooks, alive);
+	marshal_free(p->walk.hooks, keyat);
+	marshal_free(p->walk.hooks, valat);
+	marshal_free(p->walk.hooks, refs);
+	marshal_free(p->walk.hooks, alive);
 	return st;
 }
 
@@ -1238,12 +1227,9 @@ marshal_from_literal(const char *text, size_t len, const MarshalHooks *hooks,
 	size_t		maxdigits = 0;
 
 	memset(&p, 0, sizeof(p));
+	marshal_walk_start(&p.walk, hooks, max_depth, err);
 	p.s = text;
 	p.len = len;
-	p.hooks = hooks;
-	p.err = err;
-	p.max_depth = max_depth ? max_depth : MARSHAL_DEFAULT_MAX_DEPTH;
-	err->status = MARSHAL_OK;
 
 	st = parse_value(&p);
 	if (st == MARSHAL_OK)
@@ -1261,7 +1247,7 @@ marshal_from_literal(const char *text, size_t len, const MarshalHooks *hooks,
 		for (size_t k = 0; k < p.nnodes; k++)
 			if (p.nodes[k].type == L_INT && p.nodes[k].len > maxdigits)
 				maxdigits = p.nodes[k].len;
-		limbs = marshal_realloc(p.hooks, NULL, 2 * (maxdigits / 2 + 2) * sizeof(uint32_t));
+		limbs = marshal_realloc(p.walk.hooks, NULL, 2 * (maxdigits / 2 + 2) * sizeof(uint32_t));
 		if (w == NULL || limbs == NULL)
 		{
 			marshal_writer_free(w);
@@ -1286,8 +1272,8 @@ marshal_from_literal(const char *text, size_t len, const MarshalHooks *hooks,
 				marshal_writer_free(w);
 		}
 	}
-	marshal_free(p.hooks, limbs);
-	marshal_free(p.hooks, p.nodes);
-	marshal_free(p.hooks, p.bytes);
+	marshal_free(p.walk.hooks, limbs);
+	marshal_free(p.walk.hooks, p.nodes);
+	marshal_free(p.walk.hooks, p.bytes);
 	return st;
 }

@@ -47,13 +47,10 @@ typedef struct Reader
 	const uint8_t *buf;
 	size_t		len;
 	size_t		pos;
-	uint32_t	depth;
-	uint32_t	max_depth;
+	MarshalWalk walk;			/* hooks, error, depth */
 	uint32_t	steps;
 	bool		ivar_open;		/* an I wrapper's value is not read yet */
 	uint32_t	link_target;	/* the object the last link referred to */
-	const MarshalHooks *hooks;
-	MarshalError *err;
 	bool		keep_positions;
 
 	uint8_t    *obj_kind;
@@ -133,20 +130,23 @@ fail_at(Reader *r, MarshalStatus status, size_t offset, const char *fmt,...)
 	va_list		ap;
 
 	va_start(ap, fmt);
-	marshal_verror(r->err, status, offset, fmt, ap);
+	marshal_verror(r->walk.err, status, offset, fmt, ap);
 	va_end(ap);
 	return status;
 }
 
-/* One level deeper: the depth limit and, now and then, the stack check. */
+/*
+ * One level deeper: the depth limit (marshal_walk_deeper's, but failing
+ * through the cold fail_at, as every error here) and, now and then, the
+ * stack check.
+ */
 static HOT_INLINE MarshalStatus
 descend(Reader *r)
 {
-	if (++r->depth > r->max_depth)
+	if (++r->walk.depth > r->walk.max_depth)
 		return fail_at(r, MARSHAL_ERR_DEPTH, r->pos,
-					   "nesting deeper than %u levels", r->max_depth);
-	if (r->depth % STACK_EVERY == 0 && r->hooks && r->hooks->check_stack)
-		r->hooks->check_stack(r->hooks->ctx);
+					   "nesting deeper than %u levels", r->walk.max_depth);
+	marshal_walk_check_stack(&r->walk, STACK_EVERY);
 	return MARSHAL_OK;
 }
 
@@ -216,19 +216,19 @@ grow(Reader *r, uint8_t **kinds, uint32_t **positions, uint8_t **extra,
 
 	if (newcap > r->len + 1)
 		newcap = (uint32_t) r->len + 1;
-	p = marshal_realloc(r->hooks, *kinds, newcap);
+	p = marshal_realloc(r->walk.hooks, *kinds, newcap);
 	if (p == NULL)
 		return fail_at(r, MARSHAL_ERR_NOMEM, r->pos, "out of memory");
 	*kinds = p;
 	if (r->keep_positions)
 	{
-		p = marshal_realloc(r->hooks, *positions, (size_t) newcap * sizeof(uint32_t));
+		p = marshal_realloc(r->walk.hooks, *positions, (size_t) newcap * sizeof(uint32_t));
 		if (p == NULL)
 			return fail_at(r, MARSHAL_ERR_NOMEM, r->pos, "out of memory");
 		*positions = p;
 		if (extra)
 		{
-			p = marshal_realloc(r->hooks, *extra, newcap);
+			p = marshal_realloc(r->walk.hooks, *extra, newcap);
 			if (p == NULL)
 				return fail_at(r, MARSHAL_ERR_NOMEM, r->pos, "out of memory");
 			*extra = p;
@@ -471,7 +471,7 @@ read_symreal(Reader *r, int ivar, uint32_t *index)
 			TRY(read_ivar(r, &tag, &e));
 			enc = e;			/* the last pair decides, as in MRI */
 		}
-		r->depth--;
+		r->walk.depth--;
 	}
 	if (enc == 'U' && !marshal_utf8_valid(s, n, true))
 		return fail_at(r, MARSHAL_ERR_FORMAT, lenpos,
@@ -665,7 +665,7 @@ read_flat(Reader *r, size_t start, int *ivp, uint8_t *kind, bool *done)
 	int64_t		v;
 
 	*done = false;
-	if (r->depth >= r->max_depth || r->pos >= r->len)
+	if (r->walk.depth >= r->walk.max_depth || r->pos >= r->len)
 		return MARSHAL_OK;
 	switch (b[r->pos])
 	{
@@ -701,7 +701,7 @@ read_flat(Reader *r, size_t start, int *ivp, uint8_t *kind, bool *done)
 				 * The commonest value of all, a text String: I " <bytes> 06
 				 * ;<E> T|F, in one step when its two levels are allowed.
 				 */
-				if (r->ivar_open || r->depth + 1 >= r->max_depth ||
+				if (r->ivar_open || r->walk.depth + 1 >= r->walk.max_depth ||
 					p >= r->len || b[p] != MT_STRING)
 					return MARSHAL_OK;
 				p++;
@@ -769,9 +769,9 @@ read_object0(Reader *r, size_t start, int *ivp, uint8_t *kind)
 	MarshalStatus st;
 	bool		done;
 
-	if (++r->steps % INTERRUPT_EVERY == 0 && r->hooks &&
-		r->hooks->check_interrupts)
-		r->hooks->check_interrupts(r->hooks->ctx);
+	if (++r->steps % INTERRUPT_EVERY == 0 && r->walk.hooks &&
+		r->walk.hooks->check_interrupts)
+		r->walk.hooks->check_interrupts(r->walk.hooks->ctx);
 	TRY(read_flat(r, start, ivp, kind, &done));
 	if (done)
 		return MARSHAL_OK;
@@ -780,7 +780,7 @@ read_object0(Reader *r, size_t start, int *ivp, uint8_t *kind)
 
 	TRY(read_byte(r, "a type byte", &type));
 	st = read_object_for(r, start, ivp, type, kind);
-	r->depth--;
+	r->walk.depth--;
 	return st;
 }
 
@@ -1058,7 +1058,7 @@ read_object_for(Reader *r, size_t start, int *ivp, int type, uint8_t *kind)
 				/* C :Sub C :Hash {..} is MRI's; longer chains count as depth */
 				TRY(descend(r));
 				TRY(read_object_for(r, start, NULL, inner, &k));
-				r->depth--;
+				r->walk.depth--;
 				switch (k)
 				{
 					case MK_NIL:
@@ -1116,17 +1116,12 @@ run(const uint8_t *buf, size_t len, const MarshalHooks *hooks,
 	MarshalStatus st;
 
 	memset(&r, 0, sizeof(r));
+	marshal_walk_start(&r.walk, hooks, max_depth, err);
 	r.buf = buf;
 	r.len = len;
-	r.hooks = hooks;
-	r.err = err;
-	r.max_depth = max_depth ? max_depth : MARSHAL_DEFAULT_MAX_DEPTH;
 	r.keep_positions = keep;
 	r.stop_sym = stop_sym;
 	r.stop_obj = stop_obj;
-	err->status = MARSHAL_OK;
-	err->offset = 0;
-	err->detail[0] = '\0';
 
 	if (len > UINT32_MAX - 1)
 		st = fail_at(&r, MARSHAL_ERR_LIMIT, 0,

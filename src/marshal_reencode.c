@@ -35,13 +35,10 @@ typedef struct Reenc
 {
 	const MarshalDoc *doc;
 	MarshalWriter *w;
-	MarshalError *err;
-	const MarshalHooks *hooks;
+	MarshalWalk walk;			/* hooks, error, depth */
 	Written    *written;
 	size_t		nwritten;
 	size_t		cap;			/* power of two */
-	uint32_t	depth;
-	uint32_t	max_depth;
 	/* a change to make while writing (marshal_edit.h), made once */
 	const MarshalChange *change;
 	bool		applied;
@@ -83,12 +80,12 @@ remember(Reenc *r, size_t pos, uint32_t slot)
 	if ((r->nwritten + 1) * 2 > r->cap)
 	{
 		size_t		cap = r->cap ? r->cap * 2 : 64;
-		Written    *t = marshal_alloc(r->hooks, cap * sizeof(Written));
+		Written    *t = marshal_alloc(r->walk.hooks, cap * sizeof(Written));
 
 		if (t == NULL)
 		{
-			r->err->status = MARSHAL_ERR_NOMEM;
-			snprintf(r->err->detail, sizeof(r->err->detail), "out of memory");
+			r->walk.err->status = MARSHAL_ERR_NOMEM;
+			snprintf(r->walk.err->detail, sizeof(r->walk.err->detail), "out of memory");
 			return MARSHAL_ERR_NOMEM;
 		}
 		memset(t, 0, cap * sizeof(Written));
@@ -100,7 +97,7 @@ remember(Reenc *r, size_t pos, uint32_t slot)
 				;
 			t[i] = r->written[k];
 		}
-		marshal_free(r->hooks, r->written);
+		marshal_free(r->walk.hooks, r->written);
 		r->written = t;
 		r->cap = cap;
 	}
@@ -115,17 +112,17 @@ remember(Reenc *r, size_t pos, uint32_t slot)
 static MarshalStatus
 damaged(Reenc *r, size_t pos, const char *what)
 {
-	r->err->status = MARSHAL_ERR_FORMAT;
-	r->err->offset = pos;
-	snprintf(r->err->detail, sizeof(r->err->detail), "damaged value: %s", what);
+	r->walk.err->status = MARSHAL_ERR_FORMAT;
+	r->walk.err->offset = pos;
+	snprintf(r->walk.err->detail, sizeof(r->walk.err->detail), "damaged value: %s", what);
 	return MARSHAL_ERR_FORMAT;
 }
 
 static MarshalStatus
 no_memory(Reenc *r)
 {
-	r->err->status = MARSHAL_ERR_NOMEM;
-	snprintf(r->err->detail, sizeof(r->err->detail), "out of memory");
+	r->walk.err->status = MARSHAL_ERR_NOMEM;
+	snprintf(r->walk.err->detail, sizeof(r->walk.err->detail), "out of memory");
 	return MARSHAL_ERR_NOMEM;
 }
 
@@ -151,11 +148,11 @@ class_name(Reenc *r, MarshalBytes *name)
 	need = c->to.len + name->len - fl;
 	if (need > r->namecap)
 	{
-		uint8_t    *b = marshal_alloc(r->hooks, need);
+		uint8_t    *b = marshal_alloc(r->walk.hooks, need);
 
 		if (b == NULL)
 			return no_memory(r);
-		marshal_free(r->hooks, r->name);
+		marshal_free(r->walk.hooks, r->name);
 		r->name = b;
 		r->namecap = need;
 	}
@@ -172,7 +169,7 @@ is_encoding_pair(Reenc *r, MarshalBytes name, size_t pos, bool *yes)
 {
 	MarshalNode v;
 
-	TRY(marshal_node(r->doc, pos, &v, r->err));
+	TRY(marshal_node(r->doc, pos, &v, r->walk.err));
 	*yes = (name.len == 1 && name.ptr[0] == 'E' &&
 			(v.type == MT_TRUE || v.type == MT_FALSE)) ||
 		(name.len == 8 && memcmp(name.ptr, "encoding", 8) == 0 &&
@@ -203,10 +200,10 @@ count_other_ivars(Reenc *r, size_t pos, int64_t count, bool hash,
 	{
 		MarshalBytes name;
 
-		TRY(marshal_symbol(r->doc, pos, &name, NULL, NULL, &pos, r->err));
+		TRY(marshal_symbol(r->doc, pos, &name, NULL, NULL, &pos, r->walk.err));
 		TRY(is_encoding_pair(r, name, pos, &yes));
 		*others += !yes && !not_dumped(name, hash);
-		TRY(marshal_skip(r->doc, pos, &pos, r->err));
+		TRY(marshal_skip(r->doc, pos, &pos, r->walk.err));
 	}
 	return MARSHAL_OK;
 }
@@ -238,10 +235,10 @@ re_ivars(Reenc *r, size_t pos, int64_t count, MarshalEncoding enc,
 		MarshalEncoding nenc;
 		MarshalBytes nencname;
 
-		TRY(marshal_symbol(r->doc, p, &name, &nenc, &nencname, &p, r->err));
+		TRY(marshal_symbol(r->doc, p, &name, &nenc, &nencname, &p, r->walk.err));
 		TRY(is_encoding_pair(r, name, p, &yes));
 		if (yes || not_dumped(name, hash))
-			TRY(marshal_skip(r->doc, p, &p, r->err));
+			TRY(marshal_skip(r->doc, p, &p, r->walk.err));
 		else
 		{
 			bool		done = false;
@@ -272,14 +269,14 @@ re_fstring_key(Reenc *r, size_t pos, size_t *next, bool *done)
 	*done = false;
 	if (pos >= r->doc->len || (r->doc->buf[pos] != MT_STRING && r->doc->buf[pos] != MT_IVAR))
 		return MARSHAL_OK;
-	TRY(marshal_node(r->doc, pos, &k, r->err));
+	TRY(marshal_node(r->doc, pos, &k, r->walk.err));
 	if (k.type != MT_STRING || k.uclass.len != 0 || k.nextended != 0 ||
 		k.encoding == MENC_NAMED)
 		return MARSHAL_OK;
 	if (k.has_ivars)
 	{
 		/* only the encoding pair may be there */
-		TRY(marshal_long(r->doc, k.ivars, &count, &q, r->err));
+		TRY(marshal_long(r->doc, k.ivars, &count, &q, r->walk.err));
 		if (count != (k.encoding != MENC_BINARY ? 1 : 0))
 			return MARSHAL_OK;
 	}
@@ -294,18 +291,6 @@ re_fstring_key(Reenc *r, size_t pos, size_t *next, bool *done)
 	return MARSHAL_OK;
 }
 
-/* One level deeper, within the limit. */
-static MarshalStatus
-deeper(Reenc *r, size_t pos)
-{
-	if (++r->depth <= r->max_depth)
-		return MARSHAL_OK;
-	r->err->status = MARSHAL_ERR_DEPTH;
-	r->err->offset = pos;
-	snprintf(r->err->detail, sizeof(r->err->detail),
-			 "nesting deeper than %u levels", r->max_depth);
-	return MARSHAL_ERR_DEPTH;
-}
 
 /* A Symbol key as the String a HashWithIndifferentAccess keeps (to_s). */
 static MarshalStatus
@@ -315,7 +300,7 @@ re_indifferent_key(Reenc *r, size_t pos, size_t *next)
 	bool		done = false;
 	MarshalEncoding enc = MENC_USASCII;
 
-	TRY(marshal_node(r->doc, pos, &k, r->err));
+	TRY(marshal_node(r->doc, pos, &k, r->walk.err));
 	if (k.type != MT_SYMBOL)
 	{
 		TRY(re_fstring_key(r, pos, next, &done));
@@ -325,7 +310,7 @@ re_indifferent_key(Reenc *r, size_t pos, size_t *next)
 		if (k.data.ptr[i] >= 0x80)
 			enc = k.encoding;
 	(void) marshal_write_fstring(r->w, k.data.ptr, k.data.len, enc);
-	return marshal_skip(r->doc, pos, next, r->err);
+	return marshal_skip(r->doc, pos, next, r->walk.err);
 }
 
 /*
@@ -341,16 +326,15 @@ re_converted(Reenc *r, size_t pos, MarshalConvert mode, size_t *next)
 	size_t		p;
 	bool		hwia;
 
-	TRY(marshal_node(r->doc, pos, &n, r->err));
+	TRY(marshal_node(r->doc, pos, &n, r->walk.err));
 	hwia = n.uclass.len == strlen(MARSHAL_HWIA) &&
 		memcmp(n.uclass.ptr, MARSHAL_HWIA, n.uclass.len) == 0;
 	if (mode == MCONV_NONE || (n.type != MT_ARRAY && n.type != MT_HASH &&
 							   n.type != MT_HASH_DEF) || hwia ||
 		(mode == MCONV_ASSIGN && n.type == MT_ARRAY && written_at(r, n.pos) >= 0))
 		return re_value(r, pos, next);
-	TRY(deeper(r, pos));
-	if (r->hooks && r->hooks->check_stack)
-		r->hooks->check_stack(r->hooks->ctx);
+	TRY(marshal_walk_deeper(&r->walk, pos));
+	marshal_walk_check_stack(&r->walk, 1);
 	p = n.items;
 	if (n.type == MT_ARRAY)
 	{
@@ -371,7 +355,7 @@ re_converted(Reenc *r, size_t pos, MarshalConvert mode, size_t *next)
 		if (n.type == MT_HASH_DEF)
 		{
 			for (uint32_t i = 0; i < 2 * n.count; i++)
-				TRY(marshal_skip(r->doc, q, &q, r->err));
+				TRY(marshal_skip(r->doc, q, &q, r->walk.err));
 			with_default = q < r->doc->len && r->doc->buf[q] != MT_NIL &&
 				r->doc->buf[q] != MT_FALSE;
 		}
@@ -388,9 +372,9 @@ re_converted(Reenc *r, size_t pos, MarshalConvert mode, size_t *next)
 		if (with_default)
 			TRY(re_value(r, p, &p));
 	}
-	r->depth--;
+	r->walk.depth--;
 	/* where the value ends, past any ivars of its own */
-	return marshal_skip(r->doc, pos, next, r->err);
+	return marshal_skip(r->doc, pos, next, r->walk.err);
 }
 
 /*
@@ -405,7 +389,7 @@ re_other(Reenc *r, size_t pos, bool fstring_key)
 	size_t		next;
 	bool		done = false;
 
-	o->depth = r->depth;
+	o->walk.depth = r->walk.depth;
 	if (fstring_key && r->change->convert)
 		return re_indifferent_key(o, pos, &next);
 	if (fstring_key)
@@ -477,7 +461,7 @@ note_dropped(Reenc *r, size_t pos)
 
 	if (r->fstrings == NULL)
 		return MARSHAL_OK;
-	s.w = marshal_writer_new(r->hooks);
+	s.w = marshal_writer_new(r->walk.hooks);
 	if (s.w == NULL)
 		return no_memory(r);
 	s.written = NULL;
@@ -508,17 +492,17 @@ re_changed_entry(Reenc *r, const MarshalChange *c, uint32_t i, size_t *p,
 		if (keyed)
 		{
 			TRY(note_dropped(r, *p));
-			TRY(marshal_skip(r->doc, *p, p, r->err));
+			TRY(marshal_skip(r->doc, *p, p, r->walk.err));
 		}
 		TRY(note_dropped(r, *p));
-		TRY(marshal_skip(r->doc, *p, p, r->err));
+		TRY(marshal_skip(r->doc, *p, p, r->walk.err));
 		*done = true;
 	}
 	else if (c->replace && c->replace[i])
 	{
 		/* the caller wrote the key */
 		TRY(note_dropped(r, *p));
-		TRY(marshal_skip(r->doc, *p, p, r->err));
+		TRY(marshal_skip(r->doc, *p, p, r->walk.err));
 		TRY(re_other(r, c->replace[i], false));
 		*done = true;
 	}
@@ -626,7 +610,7 @@ re_container(Reenc *r, const MarshalNode *n, int64_t orig, size_t *end)
 					TRY(re_changed_entry(r, c, i, &p, true, &done));
 					continue;
 				}
-				TRY(marshal_symbol(r->doc, p, &name, &enc, &encname, &p, r->err));
+				TRY(marshal_symbol(r->doc, p, &name, &enc, &encname, &p, r->walk.err));
 				marshal_write_symbol_enc(r->w, name.ptr, name.len, enc, encname);
 				TRY(re_changed_entry(r, c, i, &p, false, &done));
 				if (!done)
@@ -674,9 +658,9 @@ re_value(Reenc *r, size_t pos, size_t *next)
 		int64_t		k;
 		int64_t		slot;
 
-		TRY(marshal_long(doc, pos + 1, &k, next, r->err));
+		TRY(marshal_long(doc, pos + 1, &k, next, r->walk.err));
 		if (k >= 0)
-			TRY(marshal_doc_need(doc, 0, k + 1, r->err));
+			TRY(marshal_doc_need(doc, 0, k + 1, r->walk.err));
 		if (k < 0 || k >= doc->index.nobjects)
 			return damaged(r, pos, "link out of range");
 		slot = written_at(r, doc->index.obj_pos[k]);
@@ -698,11 +682,10 @@ re_value(Reenc *r, size_t pos, size_t *next)
 			return re_value(r, doc->index.obj_pos[k], &ignored);
 		}
 	}
-	TRY(deeper(r, pos));
-	if ((++r->nvalues & 4095) == 0 && r->hooks && r->hooks->check_interrupts)
-		r->hooks->check_interrupts(r->hooks->ctx);
-	if (r->depth % 8 == 0 && r->hooks && r->hooks->check_stack)
-		r->hooks->check_stack(r->hooks->ctx);
+	TRY(marshal_walk_deeper(&r->walk, pos));
+	if ((++r->nvalues & 4095) == 0 && r->walk.hooks && r->walk.hooks->check_interrupts)
+		r->walk.hooks->check_interrupts(r->walk.hooks->ctx);
+	marshal_walk_check_stack(&r->walk, 8);
 
 	/*
 	 * An object written already because a link reached it first (from
@@ -711,10 +694,10 @@ re_value(Reenc *r, size_t pos, size_t *next)
 	if ((orig = written_at(r, pos)) >= 0)
 	{
 		marshal_write_link(r->w, (uint32_t) orig);
-		r->depth--;
-		return marshal_skip(doc, pos, next, r->err);
+		r->walk.depth--;
+		return marshal_skip(doc, pos, next, r->walk.err);
 	}
-	TRY(marshal_node(doc, pos, &n, r->err));
+	TRY(marshal_node(doc, pos, &n, r->walk.err));
 	orig = (int64_t) pos;
 	if (r->change && !r->applied && r->change->target == pos)
 		fresh = r->change->fresh;
@@ -737,7 +720,7 @@ re_value(Reenc *r, size_t pos, size_t *next)
 									doc->buf[q] == MT_UCLASS))
 			{
 				if (doc->buf[q++] != MT_IVAR)
-					TRY(marshal_symbol(doc, q, &ignored, NULL, NULL, &q, r->err));
+					TRY(marshal_symbol(doc, q, &ignored, NULL, NULL, &q, r->walk.err));
 			}
 			to_link = q < doc->len && doc->buf[q] == MT_LINK;
 		}
@@ -757,7 +740,7 @@ re_value(Reenc *r, size_t pos, size_t *next)
 			if (fresh == MFRESH_PLAIN || (fresh == MFRESH_DUP && c == MT_EXTENDED))
 			{
 				if (c != MT_IVAR)
-					TRY(marshal_symbol(doc, p, &name, NULL, NULL, &p, r->err));
+					TRY(marshal_symbol(doc, p, &name, NULL, NULL, &p, r->walk.err));
 				continue;
 			}
 			if (c == MT_IVAR)
@@ -769,7 +752,7 @@ re_value(Reenc *r, size_t pos, size_t *next)
 					size_t		q;
 					uint32_t	others;
 
-					TRY(marshal_long(doc, n.ivars, &count, &q, r->err));
+					TRY(marshal_long(doc, n.ivars, &count, &q, r->walk.err));
 					TRY(count_other_ivars(r, q, count, false, &others));
 					if (others == 0)
 					{
@@ -780,7 +763,7 @@ re_value(Reenc *r, size_t pos, size_t *next)
 				marshal_write_ivar_wrapper(r->w);
 				continue;
 			}
-			TRY(marshal_symbol(doc, p, &name, NULL, NULL, &p, r->err));
+			TRY(marshal_symbol(doc, p, &name, NULL, NULL, &p, r->walk.err));
 			TRY(class_name(r, &name));
 			if (c == MT_EXTENDED)
 				marshal_write_extended(r->w, name.ptr, name.len);
@@ -792,8 +775,8 @@ re_value(Reenc *r, size_t pos, size_t *next)
 			size_t		ignored;
 
 			TRY(re_value(r, p, &ignored));
-			r->depth--;
-			return marshal_skip(doc, pos, next, r->err);
+			r->walk.depth--;
+			return marshal_skip(doc, pos, next, r->walk.err);
 		}
 	}
 
@@ -891,7 +874,7 @@ re_value(Reenc *r, size_t pos, size_t *next)
 			int64_t		count;
 			size_t		q;
 
-			TRY(marshal_long(doc, n.ivars, &count, &q, r->err));
+			TRY(marshal_long(doc, n.ivars, &count, &q, r->walk.err));
 			TRY(re_ivars(r, q, count, n.encoding, n.encname,
 						 marshal_class_is(&n, MC_TIME), false, next));
 		}
@@ -906,14 +889,14 @@ re_value(Reenc *r, size_t pos, size_t *next)
 		int64_t		count;
 			MarshalBytes none = {NULL, 0};
 
-		TRY(marshal_long(doc, *next, &count, &p, r->err));
+		TRY(marshal_long(doc, *next, &count, &p, r->walk.err));
 		if (fresh == MFRESH_PLAIN)
-			TRY(marshal_for_each_ivar(doc, p, (uint32_t) count, NULL, NULL, next, r->err));
+			TRY(marshal_for_each_ivar(doc, p, (uint32_t) count, NULL, NULL, next, r->walk.err));
 		else
 			TRY(re_ivars(r, p, count, MENC_BINARY, none, false,
 						 n.type == MT_HASH || n.type == MT_HASH_DEF, next));
 	}
-	r->depth--;
+	r->walk.depth--;
 	return MARSHAL_OK;
 }
 
@@ -926,12 +909,9 @@ marshal_reencode_into(MarshalWriter *w, const MarshalDoc *doc, size_t pos,
 	MarshalStatus st;
 
 	memset(&r, 0, sizeof(r));
+	marshal_walk_start(&r.walk, hooks, MARSHAL_DEFAULT_MAX_DEPTH * 100, err);
 	r.doc = doc;
-	r.err = err;
-	r.hooks = hooks;
 	r.w = w;
-	r.max_depth = MARSHAL_DEFAULT_MAX_DEPTH * 100;
-	err->status = MARSHAL_OK;
 	st = re_value(&r, pos, &next);
 	marshal_free(hooks, r.written);
 	return st;
@@ -940,8 +920,8 @@ marshal_reencode_into(MarshalWriter *w, const MarshalDoc *doc, size_t pos,
 static void
 reenc_free(Reenc *r)
 {
-	marshal_free(r->hooks, r->written);
-	marshal_free(r->hooks, r->name);
+	marshal_free(r->walk.hooks, r->written);
+	marshal_free(r->walk.hooks, r->name);
 }
 
 MarshalStatus
@@ -956,16 +936,14 @@ marshal_reencode_changed(const MarshalDoc *doc, const MarshalChange *change,
 	size_t		next;
 	MarshalStatus st = MARSHAL_OK;
 
-	memset(&f, 0, sizeof(f));
-	f.hooks = hooks;
-	f.err = err;
-	of = f;
 	memset(&r, 0, sizeof(r));
+	marshal_walk_start(&r.walk, hooks, max_depth, err);
+	/* the tables of frozen keys: hooks and error only */
+	memset(&f, 0, sizeof(f));
+	f.walk = r.walk;
+	of = f;
 	r.fstrings = &f;
 	r.doc = doc;
-	r.err = err;
-	r.hooks = hooks;
-	r.max_depth = max_depth ? max_depth : MARSHAL_DEFAULT_MAX_DEPTH;
 	r.change = change;
 	r.w = marshal_writer_new(hooks);
 	if (r.w == NULL)
@@ -975,7 +953,6 @@ marshal_reencode_changed(const MarshalDoc *doc, const MarshalChange *change,
 	o.fstrings = &of;
 	o.doc = change->other;
 	r.other = &o;
-	err->status = MARSHAL_OK;
 	for (uint32_t i = 0; i < change->nfrozen && st == MARSHAL_OK; i++)
 		st = remember(&of, change->frozen[i], 0);
 	if (st == MARSHAL_OK)
