@@ -131,41 +131,48 @@ inflate_bounded(const uint8_t *src, size_t len, bool gzip, size_t max,
 	return MARSHAL_OK;
 }
 
+/* One entry being read: where it goes, the caller's hooks and limits. */
+typedef struct CacheRead
+{
+	MarshalCacheEntry *e;
+	const MarshalHooks *hooks;
+	uint32_t	max_depth;
+	size_t		max_inflated;
+	MarshalError *err;
+} CacheRead;
+
 /* The value is a Marshal stream of its own: validate it and keep it. */
 static MarshalStatus
-take_stream(MarshalCacheEntry *e, uint8_t *bytes, size_t len, bool owned,
-			const MarshalHooks *hooks, uint32_t max_depth, size_t offset,
-			MarshalError *err)
+take_stream(CacheRead *c, uint8_t *bytes, size_t len, bool owned, size_t offset)
 {
-	MarshalStatus st = marshal_validate(bytes, len, hooks, max_depth, err);
+	MarshalStatus st = marshal_validate(bytes, len, c->hooks, c->max_depth, c->err);
 
 	if (st != MARSHAL_OK)
 	{
-		err->offset += offset;
+		c->err->offset += offset;
 		if (owned)
-			marshal_free(hooks, bytes);
+			marshal_free(c->hooks, bytes);
 		return st;
 	}
 	if (!owned)
 	{
-		uint8_t    *copy = marshal_alloc(hooks, len ? len : 1);
+		uint8_t    *copy = marshal_alloc(c->hooks, len ? len : 1);
 
 		if (copy == NULL)
-			return fail(err, MARSHAL_ERR_NOMEM, offset, "out of memory");
+			return fail(c->err, MARSHAL_ERR_NOMEM, offset, "out of memory");
 		memcpy(copy, bytes, len);
 		bytes = copy;
 	}
-	e->value = bytes;
-	e->value_len = len;
+	c->e->value = bytes;
+	c->e->value_len = len;
 	return MARSHAL_OK;
 }
 
 /* The value at pos of an indexed stream, written as a stream of its own. */
 static MarshalStatus
-take_subvalue(MarshalCacheEntry *e, const MarshalDoc *doc, size_t pos,
-			  const MarshalHooks *hooks, MarshalError *err)
+take_subvalue(CacheRead *c, const MarshalDoc *doc, size_t pos)
 {
-	return marshal_reencode(doc, pos, hooks, &e->value, &e->value_len, err);
+	return marshal_reencode(doc, pos, c->hooks, &c->e->value, &c->e->value_len, c->err);
 }
 
 /*
@@ -212,9 +219,7 @@ version_at(MarshalCacheEntry *e, const MarshalDoc *doc, size_t pos,
 
 /* Rails 6.1: an ActiveSupport::Cache::Entry object. */
 static MarshalStatus
-entry_61(MarshalCacheEntry *e, const MarshalDoc *doc, const MarshalNode *n,
-		 const MarshalHooks *hooks, uint32_t max_depth, size_t max_inflated,
-		 MarshalError *err)
+entry_61(CacheRead *c, const MarshalDoc *doc, const MarshalNode *n)
 {
 	size_t		value;
 	size_t		version;
@@ -223,34 +228,34 @@ entry_61(MarshalCacheEntry *e, const MarshalDoc *doc, const MarshalNode *n,
 	size_t		compressed;
 	bool		ok1;
 	bool		ok2;
-	double		c;
-	double		x;
+	double		t0;
+	double		dt;
 	MarshalNode flag;
 
-	e->format = "6.1";
-	TRY(marshal_find_ivar(doc, n->items, n->count, "@value", &value, err));
-	TRY(marshal_find_ivar(doc, n->items, n->count, "@version", &version, err));
-	TRY(marshal_find_ivar(doc, n->items, n->count, "@created_at", &created, err));
-	TRY(marshal_find_ivar(doc, n->items, n->count, "@expires_in", &expires, err));
-	TRY(marshal_find_ivar(doc, n->items, n->count, "@compressed", &compressed, err));
+	c->e->format = "6.1";
+	TRY(marshal_find_ivar(doc, n->items, n->count, "@value", &value, c->err));
+	TRY(marshal_find_ivar(doc, n->items, n->count, "@version", &version, c->err));
+	TRY(marshal_find_ivar(doc, n->items, n->count, "@created_at", &created, c->err));
+	TRY(marshal_find_ivar(doc, n->items, n->count, "@expires_in", &expires, c->err));
+	TRY(marshal_find_ivar(doc, n->items, n->count, "@compressed", &compressed, c->err));
 	if (!value)
-		return fail(err, MARSHAL_ERR_FORMAT, n->pos, "cache entry without @value");
+		return fail(c->err, MARSHAL_ERR_FORMAT, n->pos, "cache entry without @value");
 	if (version)
-		TRY(version_at(e, doc, version, err));
+		TRY(version_at(c->e, doc, version, c->err));
 	if (created && expires)
 	{
 		/* created_at + expires_in (7.x writers of 6.1 put 0.0 + the expiry) */
-		TRY(number_at(doc, created, &c, &ok1, err));
-		TRY(number_at(doc, expires, &x, &ok2, err));
+		TRY(number_at(doc, created, &t0, &ok1, c->err));
+		TRY(number_at(doc, expires, &dt, &ok2, c->err));
 		if (ok1 && ok2)
 		{
-			e->has_expires = true;
-			e->expires_at = c + x;
+			c->e->has_expires = true;
+			c->e->expires_at = t0 + dt;
 		}
 	}
 	if (compressed)
 	{
-		TRY(marshal_node(doc, compressed, &flag, err));
+		TRY(marshal_node(doc, compressed, &flag, c->err));
 		if (flag.type == MT_TRUE)
 		{
 			/* @value holds zlib of Marshal.dump(value) */
@@ -258,78 +263,74 @@ entry_61(MarshalCacheEntry *e, const MarshalDoc *doc, const MarshalNode *n,
 			uint8_t    *bytes;
 			size_t		len;
 
-			TRY(marshal_node(doc, value, &v, err));
+			TRY(marshal_node(doc, value, &v, c->err));
 			if (v.type != MT_STRING)
-				return fail(err, MARSHAL_ERR_FORMAT, value, "compressed @value is not a String");
-			TRY(inflate_bounded(v.data.ptr, v.data.len, false, max_inflated, hooks,
-								&bytes, &len, value, err));
-			return take_stream(e, bytes, len, true, hooks, max_depth, 0, err);
+				return fail(c->err, MARSHAL_ERR_FORMAT, value, "compressed @value is not a String");
+			TRY(inflate_bounded(v.data.ptr, v.data.len, false, c->max_inflated, c->hooks,
+								&bytes, &len, value, c->err));
+			return take_stream(c, bytes, len, true, 0);
 		}
 	}
-	(void) max_depth;
-	return take_subvalue(e, doc, value, hooks, err);
+	return take_subvalue(c, doc, value);
 }
 
 /* Rails 7.0: Marshal.dump([value, expires_at, version]), nils trimmed. */
 static MarshalStatus
-entry_70(MarshalCacheEntry *e, const uint8_t *buf, size_t len,
-		 const MarshalHooks *hooks, uint32_t max_depth, size_t offset,
-		 MarshalError *err)
+entry_70(CacheRead *c, const uint8_t *buf, size_t len, size_t offset)
 {
 	MarshalDoc	doc;
 	MarshalNode arr;
 	size_t		p;
 	MarshalStatus st;
 
-	if ((st = marshal_doc_open(&doc, buf, len, hooks, max_depth, err)) != MARSHAL_OK)
+	if ((st = marshal_doc_open(&doc, buf, len, c->hooks, c->max_depth, c->err)) != MARSHAL_OK)
 	{
-		err->offset += offset;
+		c->err->offset += offset;
 		return st;
 	}
-	st = marshal_node(&doc, MARSHAL_ROOT, &arr, err);
+	st = marshal_node(&doc, MARSHAL_ROOT, &arr, c->err);
 	if (st == MARSHAL_OK && (arr.type != MT_ARRAY || arr.count > 3))
-		st = fail(err, MARSHAL_ERR_FORMAT, offset, "a 7.0 cache entry is not [value, expires_at, version]");
+		st = fail(c->err, MARSHAL_ERR_FORMAT, offset, "a 7.0 cache entry is not [value, expires_at, version]");
 	p = arr.items;
 	if (st == MARSHAL_OK && arr.count == 0)
 	{
 		/* Entry#pack trims trailing nils: [] is a nil value */
 		static const uint8_t nil_stream[] = {4, 8, '0'};
 
-		st = take_stream(e, (uint8_t *) nil_stream, sizeof(nil_stream), false,
-						 hooks, max_depth, 0, err);
+		st = take_stream(c, (uint8_t *) nil_stream, sizeof(nil_stream), false, 0);
 	}
 	else if (st == MARSHAL_OK)
-		st = take_subvalue(e, &doc, p, hooks, err);
+		st = take_subvalue(c, &doc, p);
 	if (st == MARSHAL_OK && arr.count >= 2)
 	{
 		bool		ok;
 
-		st = marshal_skip(&doc, p, &p, err);
+		st = marshal_skip(&doc, p, &p, c->err);
 		if (st == MARSHAL_OK)
-			st = number_at(&doc, p, &e->expires_at, &ok, err);
-		e->has_expires = st == MARSHAL_OK && ok;
+			st = number_at(&doc, p, &c->e->expires_at, &ok, c->err);
+		c->e->has_expires = st == MARSHAL_OK && ok;
 	}
 	if (st == MARSHAL_OK && arr.count == 3)
 	{
-		st = marshal_skip(&doc, p, &p, err);
+		st = marshal_skip(&doc, p, &p, c->err);
 		if (st == MARSHAL_OK)
-			st = version_at(e, &doc, p, err);
-		if (st == MARSHAL_OK && e->has_version)
+			st = version_at(c->e, &doc, p, c->err);
+		if (st == MARSHAL_OK && c->e->has_version)
 		{
 			/* the version points into a buffer we may free: copy it */
-			uint8_t    *v = marshal_alloc(hooks, e->version_len + 1);
+			uint8_t    *v = marshal_alloc(c->hooks, c->e->version_len + 1);
 
 			if (v == NULL)
-				st = fail(err, MARSHAL_ERR_NOMEM, offset, "out of memory");
+				st = fail(c->err, MARSHAL_ERR_NOMEM, offset, "out of memory");
 			else
 			{
-				memcpy(v, e->version, e->version_len);
-				e->version = v;
-				e->version_owned = true;
+				memcpy(v, c->e->version, c->e->version_len);
+				c->e->version = v;
+				c->e->version_owned = true;
 			}
 		}
 	}
-	marshal_index_free(&doc.index, hooks);
+	marshal_index_free(&doc.index, c->hooks);
 	return st;
 }
 
@@ -345,9 +346,7 @@ le64(const uint8_t *p)
 
 /* Rails 7.1+: ActiveSupport::Cache::Coder's header and payload. */
 static MarshalStatus
-entry_71(MarshalCacheEntry *e, const uint8_t *buf, size_t len,
-		 const MarshalHooks *hooks, uint32_t max_depth, size_t max_inflated,
-		 MarshalError *err)
+entry_71(CacheRead *c, const uint8_t *buf, size_t len)
 {
 	int			type;
 	uint64_t	bits;
@@ -358,9 +357,9 @@ entry_71(MarshalCacheEntry *e, const uint8_t *buf, size_t len,
 	size_t		plen;
 	bool		owned = false;
 
-	e->format = "7.1";
+	c->e->format = "7.1";
 	if (len < 15)
-		return fail(err, MARSHAL_ERR_FORMAT, len, "a 7.1 cache entry needs a 15-byte header");
+		return fail(c->err, MARSHAL_ERR_FORMAT, len, "a 7.1 cache entry needs a 15-byte header");
 	type = buf[2];
 	bits = le64(buf + 3);
 	memcpy(&expires, &bits, 8);
@@ -369,28 +368,28 @@ entry_71(MarshalCacheEntry *e, const uint8_t *buf, size_t len,
 	if (expires != -1.0)
 	{
 		if (!isfinite(expires))
-			return fail(err, MARSHAL_ERR_FORMAT, 3, "expiry is not a finite time");
-		e->has_expires = true;
-		e->expires_at = expires;
+			return fail(c->err, MARSHAL_ERR_FORMAT, 3, "expiry is not a finite time");
+		c->e->has_expires = true;
+		c->e->expires_at = expires;
 	}
 	if (vlen >= 0)
 	{
 		if ((size_t) vlen > len - pos)
-			return fail(err, MARSHAL_ERR_FORMAT, 11, "version longer than the entry");
-		e->has_version = true;
-		e->version = buf + pos;
-		e->version_len = (size_t) vlen;
-		e->version_marshaled = vlen >= 2 && buf[pos] == 4 && buf[pos + 1] == 8;
+			return fail(c->err, MARSHAL_ERR_FORMAT, 11, "version longer than the entry");
+		c->e->has_version = true;
+		c->e->version = buf + pos;
+		c->e->version_len = (size_t) vlen;
+		c->e->version_marshaled = vlen >= 2 && buf[pos] == 4 && buf[pos + 1] == 8;
 		pos += (size_t) vlen;
 	}
 	else if (vlen != -1)
-		return fail(err, MARSHAL_ERR_FORMAT, 11, "bad version length");
+		return fail(c->err, MARSHAL_ERR_FORMAT, 11, "bad version length");
 	payload = (uint8_t *) buf + pos;
 	plen = len - pos;
 	if (type & 0x80)
 	{
-		TRY(inflate_bounded(payload, plen, false, max_inflated, hooks, &payload,
-							&plen, pos, err));
+		TRY(inflate_bounded(payload, plen, false, c->max_inflated, c->hooks, &payload,
+							&plen, pos, c->err));
 		owned = true;
 	}
 	switch (type & 0x7F)
@@ -399,33 +398,33 @@ entry_71(MarshalCacheEntry *e, const uint8_t *buf, size_t len,
 			if (plen >= 2 && payload[0] == 0xCC && payload[1] == 0x80)
 			{
 				if (owned)
-					marshal_free(hooks, payload);
-				return fail(err, MARSHAL_ERR_UNSUPPORTED, pos,
+					marshal_free(c->hooks, payload);
+				return fail(c->err, MARSHAL_ERR_UNSUPPORTED, pos,
 							"a MessagePack cache payload (serializer: :message_pack)");
 			}
-			return take_stream(e, payload, plen, owned, hooks, max_depth, pos, err);
+			return take_stream(c, payload, plen, owned, pos);
 		case 0x02:
 		case 0x03:
 		case 0x04:
 			{
 				/* a String stored raw: written as the Ruby String it was */
-				MarshalWriter *w = marshal_writer_new(hooks);
+				MarshalWriter *w = marshal_writer_new(c->hooks);
 				MarshalStatus st;
 
 				if (w == NULL)
-					return fail(err, MARSHAL_ERR_NOMEM, pos, "out of memory");
+					return fail(c->err, MARSHAL_ERR_NOMEM, pos, "out of memory");
 				marshal_write_string(w, payload, plen,
 									 (type & 0x7F) == 0x02 ? MENC_UTF8 :
 									 (type & 0x7F) == 0x04 ? MENC_USASCII : MENC_BINARY);
 				if (owned)
-					marshal_free(hooks, payload);
-				st = marshal_writer_finish(w, &e->value, &e->value_len);
-				return st == MARSHAL_OK ? st : fail(err, st, pos, "out of memory");
+					marshal_free(c->hooks, payload);
+				st = marshal_writer_finish(w, &c->e->value, &c->e->value_len);
+				return st == MARSHAL_OK ? st : fail(c->err, st, pos, "out of memory");
 			}
 		default:
 			if (owned)
-				marshal_free(hooks, payload);
-			return fail(err, MARSHAL_ERR_FORMAT, MARSHAL_ROOT,
+				marshal_free(c->hooks, payload);
+			return fail(c->err, MARSHAL_ERR_FORMAT, MARSHAL_ROOT,
 						"a 7.1 cache payload type 01 to 04 (optionally | 80 for zlib)");
 	}
 }
@@ -449,6 +448,8 @@ marshal_cache_entry(const uint8_t *buf, size_t len, const MarshalHooks *hooks,
 					uint32_t max_depth, size_t max_inflated,
 					MarshalCacheEntry *e, MarshalError *err)
 {
+	CacheRead	c = {e, hooks, max_depth, max_inflated, err};
+
 	memset(e, 0, sizeof(*e));
 	err->status = MARSHAL_OK;
 	if (len >= 2 && buf[0] == 4 && buf[1] == 8)
@@ -460,22 +461,22 @@ marshal_cache_entry(const uint8_t *buf, size_t len, const MarshalHooks *hooks,
 		TRY(marshal_doc_open(&doc, buf, len, hooks, max_depth, err));
 		st = marshal_node(&doc, MARSHAL_ROOT, &n, err);
 		if (st == MARSHAL_OK && marshal_class_is(&n, MC_CACHE_ENTRY))
-			st = entry_61(e, &doc, &n, hooks, max_depth, max_inflated, err);
+			st = entry_61(&c, &doc, &n);
 		else if (st == MARSHAL_OK)
 		{
 			e->format = "marshal";
-			st = take_stream(e, (uint8_t *) buf, len, false, hooks, max_depth, 0, err);
+			st = take_stream(&c, (uint8_t *) buf, len, false, 0);
 		}
 		/* a 6.1 version points into buf, which the caller keeps */
 		marshal_index_free(&doc.index, hooks);
 		return st;
 	}
 	if (len >= 2 && buf[0] == 0x00 && buf[1] == 0x11)
-		return entry_71(e, buf, len, hooks, max_depth, max_inflated, err);
+		return entry_71(&c, buf, len);
 	if (len >= 3 && buf[0] == 0x00 && buf[1] == 4 && buf[2] == 8)
 	{
 		e->format = "7.0";
-		return entry_70(e, buf + 1, len - 1, hooks, max_depth, 1, err);
+		return entry_70(&c, buf + 1, len - 1, 1);
 	}
 	if (len >= 2 && buf[0] == 0x01 && (buf[1] == 0x78))
 	{
@@ -486,7 +487,7 @@ marshal_cache_entry(const uint8_t *buf, size_t len, const MarshalHooks *hooks,
 		e->format = "7.0";
 		TRY(inflate_bounded(buf + 1, len - 1, false, max_inflated, hooks, &bytes,
 							&blen, 1, err));
-		st = entry_70(e, bytes, blen, hooks, max_depth, 0, err);
+		st = entry_70(&c, bytes, blen, 0);
 		marshal_free(hooks, bytes);
 		return st;
 	}
@@ -497,7 +498,7 @@ marshal_cache_entry(const uint8_t *buf, size_t len, const MarshalHooks *hooks,
 
 		e->format = "gzip";
 		TRY(inflate_bounded(buf, len, true, max_inflated, hooks, &bytes, &blen, 0, err));
-		return take_stream(e, bytes, blen, true, hooks, max_depth, 0, err);
+		return take_stream(&c, bytes, blen, true, 0);
 	}
 	if (looks_encrypted(buf, len))
 		return fail(err, MARSHAL_ERR_UNSUPPORTED, 0,
