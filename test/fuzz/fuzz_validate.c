@@ -398,41 +398,23 @@ walk_value(Walk *w, size_t pos)
 	return end;
 }
 
-/* The type byte marshal_node reports for an object slot of this kind. */
+/* The type bytes marshal_node reports for an object slot of this kind. */
 static bool
 type_fits_kind(int type, uint8_t kind)
 {
-	switch (kind)
-	{
-		case MK_FLOAT:
-			return type == MT_FLOAT;
-		case MK_BIGNUM:
-			return type == MT_BIGNUM;
-		case MK_STRING:
-			return type == MT_STRING;
-		case MK_REGEXP:
-			return type == MT_REGEXP;
-		case MK_ARRAY:
-			return type == MT_ARRAY;
-		case MK_HASH:
-			return type == MT_HASH || type == MT_HASH_DEF;
-		case MK_STRUCT:
-			return type == MT_STRUCT;
-		case MK_OBJECT:
-			return type == MT_OBJECT;
-		case MK_USERDEF:
-			return type == MT_USERDEF;
-		case MK_USRMARSHAL:
-			return type == MT_USRMARSHAL;
-		case MK_DATA:
-			return type == MT_DATA;
-		case MK_CLASS:
-			return type == MT_CLASS;
-		case MK_MODULE:
-			return type == MT_MODULE || type == MT_MODULE_OLD;
-		default:
-			return false;		/* immediates and symbols take no slot */
-	}
+	/* immediates and symbols take no slot: no type fits them */
+	static const uint8_t types[][2] = {
+		[MK_FLOAT] = {MT_FLOAT}, [MK_BIGNUM] = {MT_BIGNUM},
+		[MK_STRING] = {MT_STRING}, [MK_REGEXP] = {MT_REGEXP},
+		[MK_ARRAY] = {MT_ARRAY}, [MK_HASH] = {MT_HASH, MT_HASH_DEF},
+		[MK_STRUCT] = {MT_STRUCT}, [MK_OBJECT] = {MT_OBJECT},
+		[MK_USERDEF] = {MT_USERDEF}, [MK_USRMARSHAL] = {MT_USRMARSHAL},
+		[MK_DATA] = {MT_DATA}, [MK_CLASS] = {MT_CLASS},
+		[MK_MODULE] = {MT_MODULE, MT_MODULE_OLD},
+	};
+
+	return kind < sizeof(types) / sizeof(types[0]) && type != 0 &&
+		(type == types[kind][0] || type == types[kind][1]);
 }
 
 /*
