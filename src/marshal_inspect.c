@@ -218,6 +218,24 @@ show_entries(Out *o, const MarshalView *view, bool hash_style, bool ivars,
 	}
 }
 
+/* open, the entries (in show_entries' style), close: [1, 2], {"a" => 1} */
+static MarshalStatus
+show_enclosed(Out *o, const MarshalView *view, const char *open,
+			  bool hash_style, bool ivars, bool members, const char *close)
+{
+	TRY(puts_(o, open));
+	TRY(show_entries(o, view, hash_style, ivars, members));
+	return puts_(o, close);
+}
+
+/* open and the object's class name: "#<Money", "#<struct Point" */
+static MarshalStatus
+show_class(Out *o, const char *open, const MarshalNode *n)
+{
+	TRY(puts_(o, open));
+	return put_text(o, n->cls.ptr, n->cls.len);
+}
+
 /* An Integer (fixnum, or a bignum that fits) at pos; *ok false otherwise. */
 static MarshalStatus
 read_int64(Out *o, size_t pos, int64_t *v, bool *ok)
@@ -626,8 +644,7 @@ show_exception(Out *o, const MarshalNode *n, bool *handled)
 		TRY(marshal_node(o->doc, v, &m, o->walk.err));
 		if (m.type == MT_STRING && m.data.len == 0)
 			return put_text(o, n->cls.ptr, n->cls.len);
-		TRY(puts_(o, "#<"));
-		TRY(put_text(o, n->cls.ptr, n->cls.len));
+		TRY(show_class(o, "#<", n));
 		if (m.type == MT_STRING && memchr(m.data.ptr, '\n', m.data.len) != NULL)
 		{
 			TRY(put(o, ":", 1));
@@ -759,9 +776,7 @@ show_container(Out *o, size_t pos)
 	{
 		/* a marshal_dump class: Ruby's inspect is in its code; show its data */
 		handled = true;
-		st = puts_(o, "#<");
-		if (st == MARSHAL_OK)
-			st = put_text(o, view.node.cls.ptr, view.node.cls.len);
+		st = show_class(o, "#<", &view.node);
 		if (st == MARSHAL_OK)
 			st = put(o, " ", 1);
 		if (st == MARSHAL_OK)
@@ -788,12 +803,10 @@ show_container(Out *o, size_t pos)
 			case MV_SET:
 				return puts_(o, "Set[...]");
 			case MV_STRUCT:
-				TRY(puts_(o, "#<struct "));
-				TRY(put_text(o, n->cls.ptr, n->cls.len));
+				TRY(show_class(o, "#<struct ", n));
 				return puts_(o, ":...>");
 			default:
-				TRY(puts_(o, "#<"));
-				TRY(put_text(o, n->cls.ptr, n->cls.len));
+				TRY(show_class(o, "#<", n));
 				return puts_(o, " ...>");
 		}
 	}
@@ -816,36 +829,19 @@ show_container(Out *o, size_t pos)
 	switch (view.kind)
 	{
 		case MV_ARRAY:
-			st = put(o, "[", 1);
-			if (st == MARSHAL_OK)
-				st = show_entries(o, &view, false, false, false);
-			if (st == MARSHAL_OK)
-				st = put(o, "]", 1);
+			st = show_enclosed(o, &view, "[", false, false, false, "]");
 			break;
 		case MV_SET:
-			st = puts_(o, "Set[");
-			if (st == MARSHAL_OK)
-				st = show_entries(o, &view, false, false, false);
-			if (st == MARSHAL_OK)
-				st = put(o, "]", 1);
+			st = show_enclosed(o, &view, "Set[", false, false, false, "]");
 			break;
 		case MV_HASH:
-			st = put(o, "{", 1);
-			if (st == MARSHAL_OK)
-				st = show_entries(o, &view, true, false, false);
-			if (st == MARSHAL_OK)
-				st = put(o, "}", 1);
+			st = show_enclosed(o, &view, "{", true, false, false, "}");
 			break;
 		case MV_STRUCT:
-			st = puts_(o, "#<struct ");
+			st = show_class(o, "#<struct ", n);
 			if (st == MARSHAL_OK)
-				st = put_text(o, n->cls.ptr, n->cls.len);
-			if (st == MARSHAL_OK && view.count > 0)
-				st = put(o, " ", 1);
-			if (st == MARSHAL_OK)
-				st = show_entries(o, &view, false, false, true);
-			if (st == MARSHAL_OK)
-				st = put(o, ">", 1);
+				st = show_enclosed(o, &view, view.count > 0 ? " " : "",
+								   false, false, true, ">");
 			break;
 		case MV_IVARS:
 			{
@@ -858,32 +854,22 @@ show_container(Out *o, size_t pos)
 				if (n->type == MT_USRMARSHAL)
 				{
 					/* an unknown marshal_dump class: its data */
-					st = puts_(o, "#<");
-					if (st == MARSHAL_OK)
-						st = put_text(o, n->cls.ptr, n->cls.len);
+					st = show_class(o, "#<", n);
 					break;
 				}
 				marshal_view_iter(&view, &it);
 				st = marshal_view_next(o->doc, &it, &e, &done, o->walk.err);
 				any = st == MARSHAL_OK && !done;
 				if (st == MARSHAL_OK)
-					st = puts_(o, "#<");
+					st = show_class(o, "#<", n);
 				if (st == MARSHAL_OK)
-					st = put_text(o, n->cls.ptr, n->cls.len);
-				if (st == MARSHAL_OK && any)
-					st = put(o, " ", 1);
-				if (st == MARSHAL_OK)
-					st = show_entries(o, &view, false, true, false);
-				if (st == MARSHAL_OK)
-					st = put(o, ">", 1);
+					st = show_enclosed(o, &view, any ? " " : "", false, true, false, ">");
 				break;
 			}
 		default:
 			{
 				/* a JSON-scalar object Ruby shows by class: #<Name> */
-				st = puts_(o, "#<");
-				if (st == MARSHAL_OK)
-					st = put_text(o, n->cls.ptr, n->cls.len);
+				st = show_class(o, "#<", n);
 				if (st == MARSHAL_OK)
 					st = put(o, ">", 1);
 				break;
@@ -943,8 +929,7 @@ show(Out *o, size_t pos)
 				if (handled)
 					return MARSHAL_OK;
 				/* a _dump class: Ruby's inspect is in its code; show the dump */
-				TRY(puts_(o, "#<"));
-				TRY(put_text(o, n.cls.ptr, n.cls.len));
+				TRY(show_class(o, "#<", &n));
 				TRY(put(o, " ", 1));
 				n.type = MT_STRING;
 				TRY(marshal_inspect_string(o, &n));
