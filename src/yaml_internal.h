@@ -182,6 +182,15 @@ typedef struct YState
 } YState;
 
 /* yaml_reader.c */
+extern YState *yr_state_new(const uint8_t *text, size_t len,
+							const YamlOptions *opts,
+							const MarshalHooks *hooks, MarshalError *err);
+extern void yr_state_free(YState *st);
+/* marshal_from_yaml without the fast path (yaml_fast.c) */
+extern MarshalStatus yr_read_libyaml(const uint8_t *text, size_t len,
+									 const YamlOptions *opts,
+									 const MarshalHooks *hooks, uint8_t **out,
+									 size_t *outlen, MarshalError *err);
 extern void *yr_alloc(YState *st, size_t size);
 extern char *yr_strdup(YState *st, const char *s, size_t len);
 extern void yr_fail(YState *st, MarshalStatus status, size_t offset,
@@ -192,7 +201,14 @@ extern void yr_fail_at(YState *st, const YNode *n, MarshalStatus status,
 			__attribute__((noreturn, format(printf, 4, 5)));
 extern void yr_charge(YState *st, const YNode *n, int64_t cost);
 
+/* yaml_fast.c: false when it declines the text (yr_read_libyaml reads it) */
+extern bool yr_read_fast(const uint8_t *text, size_t len,
+						 const YamlOptions *opts, const MarshalHooks *hooks,
+						 uint8_t **out, size_t *outlen, MarshalError *err,
+						 MarshalStatus *status);
+
 /* yaml_ruby.c */
+extern void yr_graph_init(YState *st);
 extern RVal *yr_to_ruby(YState *st, YNode *root);
 extern RVal *yr_new(YState *st, RKind kind);
 extern RVal *yr_string(YState *st, const char *s, size_t len, int enc);
@@ -210,6 +226,17 @@ extern const YClassIvars *yr_class_ivars(YState *st, const char *cls);
 extern int	yr_ivar_rank(const YClassIvars *c, const char *name, size_t len);
 
 /* yaml_scalar.c: ScalarScanner#tokenize and the scalar tags */
+typedef enum YTokenKind
+{
+	YT_OTHER,
+	YT_INT,
+	YT_STRING,
+	YT_NIL,
+	YT_TRUE,
+	YT_FALSE
+} YTokenKind;
+
+extern YTokenKind yr_tokenize_quick(const char *s, size_t len, int64_t *ival);
 extern RVal *yr_tokenize(YState *st, const YNode *n, const char *s,
 						   size_t len);
 extern RVal *yr_parse_time(YState *st, const YNode *n, const char *s,
@@ -221,6 +248,8 @@ extern RVal *yr_bigdecimal(YState *st, const YNode *n, const char *s,
 						  size_t len);
 extern RVal *yr_rational(YState *st, const YNode *n, RVal *num, RVal *den);
 extern bool yr_ruby_float(const char *s, size_t len, double *out);
+extern const char *yr_encoding_name(const char *name, size_t len,
+									size_t *outlen);
 
 extern void yr_check_expansion(YState *st, RVal *root, uint64_t limit);
 

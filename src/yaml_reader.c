@@ -8,8 +8,11 @@
  * then turned into the Ruby object graph Psych's ToRuby builds
  * (yaml_ruby.c) and that graph is dumped through the Marshal writer
  * (yaml_dump.c).  Anchor names are interned while parsing, so an alias
- * costs one array lookup.  Failures leave by longjmp to marshal_from_yaml,
+ * costs one array lookup.  Failures leave by longjmp to yr_read_libyaml,
  * which frees everything: the tree and graph live in one arena.
+ * marshal_from_yaml first offers the text to the fast path (yaml_fast.c),
+ * which reads the block style Psych writes without libyaml or the tree and
+ * declines the rest.
  */
 #include "yaml_internal.h"
 
@@ -432,23 +435,19 @@ marshal_yaml_options_init(YamlOptions *opts)
 	opts->aliases = true;
 }
 
-MarshalStatus
-marshal_from_yaml(const uint8_t *text, size_t len, const YamlOptions *opts,
-				  const MarshalHooks *hooks, uint8_t **out, size_t *outlen,
-				  MarshalError *err)
+/* A reader's state over text: its arena empty; NULL when out of memory */
+YState *
+yr_state_new(const uint8_t *text, size_t len, const YamlOptions *opts,
+			 const MarshalHooks *hooks, MarshalError *err)
 {
-	/* volatile: read after longjmp */
-	YState	   *volatile st;
-	MarshalWriter *volatile w = NULL;
-	MarshalStatus status;
+	YState	   *st = hook_alloc(hooks, sizeof(YState));
 
 	memset(err, 0, sizeof(*err));
-	st = hook_alloc(hooks, sizeof(YState));
 	if (st == NULL)
 	{
 		err->status = MARSHAL_ERR_NOMEM;
 		snprintf(err->detail, sizeof(err->detail), "out of memory");
-		return MARSHAL_ERR_NOMEM;
+		return NULL;
 	}
 	memset(st, 0, sizeof(YState));
 	st->arena.hooks = hooks;
@@ -458,6 +457,32 @@ marshal_from_yaml(const uint8_t *text, size_t len, const YamlOptions *opts,
 	st->err = err;
 	/* what the text can reasonably make, aliases and merges included */
 	st->budget = 10000 + 8 * (int64_t) len;
+	return st;
+}
+
+void
+yr_state_free(YState *st)
+{
+	const MarshalHooks *hooks = st->arena.hooks;
+
+	arena_free(&st->arena);
+	hook_free(hooks, st);
+}
+
+/* The general path: libyaml's events, the tree, the graph, its dump. */
+MarshalStatus
+yr_read_libyaml(const uint8_t *text, size_t len, const YamlOptions *opts,
+				const MarshalHooks *hooks, uint8_t **out, size_t *outlen,
+				MarshalError *err)
+{
+	/* volatile: read after longjmp */
+	YState	   *volatile st;
+	MarshalWriter *volatile w = NULL;
+	MarshalStatus status;
+
+	st = yr_state_new(text, len, opts, hooks, err);
+	if (st == NULL)
+		return MARSHAL_ERR_NOMEM;
 	if (setjmp(st->fail) == 0)
 	{
 		YNode	   *root = parse(st);
@@ -486,7 +511,22 @@ marshal_from_yaml(const uint8_t *text, size_t len, const YamlOptions *opts,
 		if (w)
 			marshal_writer_free(w);
 	}
-	arena_free(&st->arena);
-	hook_free(hooks, st);
+	yr_state_free(st);
 	return status;
+}
+
+/*
+ * The block-style texts Psych writes take the fast path (yaml_fast.c);
+ * whatever it declines, libyaml reads.
+ */
+MarshalStatus
+marshal_from_yaml(const uint8_t *text, size_t len, const YamlOptions *opts,
+				  const MarshalHooks *hooks, uint8_t **out, size_t *outlen,
+				  MarshalError *err)
+{
+	MarshalStatus status;
+
+	if (yr_read_fast(text, len, opts, hooks, out, outlen, err, &status))
+		return status;
+	return yr_read_libyaml(text, len, opts, hooks, out, outlen, err);
 }

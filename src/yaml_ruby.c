@@ -550,9 +550,17 @@ scalar(YState *st, YNode *n)
 	}
 	if (strcmp(tag, "!ruby/encoding") == 0)
 	{
-		/* Encoding#_dump is its name (taken as written: no table here) */
-		RVal	   *v = singleton(st, RV_USERDEF, n->value, n->len);
+		/* Encoding.find: Encoding#_dump is the found encoding's name */
+		size_t		len;
+		const char *name = yr_encoding_name(n->value, n->len, &len);
+		RVal	   *v;
 
+		if (name && len == 0)
+			return st->nil;
+		if (name == NULL)
+			yr_fail_at(st, n, MARSHAL_ERR_UNREPRESENTABLE, "unknown encoding name - %.60s",
+					   n->value);
+		v = singleton(st, RV_USERDEF, name, len);
 		v->cls = "Encoding";
 		v->enc = MENC_USASCII;
 		return v;
@@ -1327,8 +1335,9 @@ yr_check_expansion(YState *st, RVal *root, uint64_t limit)
 	expand(st, root, &left);
 }
 
-RVal *
-yr_to_ruby(YState *st, YNode *root)
+/* The values every graph starts with, and MRI's state of a fresh process */
+void
+yr_graph_init(YState *st)
 {
 	st->nil = yr_new(st, RV_NIL);
 	st->rtrue = yr_new(st, RV_TRUE);
@@ -1342,6 +1351,12 @@ yr_to_ruby(YState *st, YNode *root)
 	/* a fresh process with ActiveSupport loaded has set these already */
 	class_note(st, "ActiveSupport::Duration", "@parts", 6);
 	class_note(st, "ActiveSupport::Duration", "@value", 6);
+}
+
+RVal *
+yr_to_ruby(YState *st, YNode *root)
+{
+	yr_graph_init(st);
 	st->anchor_values = yr_alloc(st, (st->nanchors + 1) * sizeof(RVal *));
 	memset(st->anchor_values, 0, (st->nanchors + 1) * sizeof(RVal *));
 	/* no document: unsafe_load's fallback is false, safe_load's nil */

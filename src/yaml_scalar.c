@@ -11,6 +11,7 @@
  * TZ=UTC), dates Date.strptime in the Julian/Gregorian calendar of
  * Date::ITALY.  What Ruby refuses with ArgumentError stays a String, as
  * there; what raises anything else is an error, as loading fails there.
+ * Last, the names !ruby/encoding finds.
  */
 #include "yaml_internal.h"
 #include "marshal_internal.h"
@@ -109,26 +110,26 @@ utf8_length(const char *s, size_t len)
 	return n;
 }
 
-/* The first branch of tokenize: words, null, booleans. */
-static RVal *
-word_value(YState *st, const char *s, size_t len)
+/* The first branch of tokenize: words, null, booleans (else a String). */
+static YTokenKind
+word_kind(const char *s, size_t len)
 {
-	if (utf8_length(s, len) > 5)
-		return NULL;
 	/* /^[^ytonf~]/i at any line start */
 	for (size_t p = 0; p < len; p++)
 		if (p == 0 || s[p - 1] == '\n')
 		{
 			if (!strchr("ytonfYTONF~", s[p]) || s[p] == '\0')
-				return NULL;
+				return YT_STRING;
 		}
+	if (utf8_length(s, len) > 5)
+		return YT_STRING;
 	if ((len == 1 && s[0] == '~') || line_is(s, len, "null"))
-		return st->nil;
+		return YT_NIL;
 	if (line_is(s, len, "yes") || line_is(s, len, "true") || line_is(s, len, "on"))
-		return st->rtrue;
+		return YT_TRUE;
 	if (line_is(s, len, "no") || line_is(s, len, "false") || line_is(s, len, "off"))
-		return st->rfalse;
-	return NULL;
+		return YT_FALSE;
+	return YT_STRING;
 }
 
 /* --- integers ------------------------------------------------------------ */
@@ -583,12 +584,21 @@ days_in_month(int64_t y, int m, bool julian)
 	return m == 2 && leap ? 29 : dm[m - 1];
 }
 
+/* Julian Day of a date of the Julian calendar */
+static int64_t
+julian_jd(int64_t y, int m, int d)
+{
+	int64_t		a = (14 - m) / 12;
+	int64_t		yy = y + 4800 - a;
+	int64_t		mm = m + 12 * a - 3;
+
+	return d + (153 * mm + 2) / 5 + 365 * yy + (yy >= 0 ? yy / 4 : (yy - 3) / 4) - 32083;
+}
+
 /* Julian Day of a civil date in Date::ITALY's calendar; -1 if none */
 static int64_t
 italy_jd(int64_t y, int m, int d)
 {
-	int64_t		jd;
-
 	if (m < 1 || m > 12 || d < 1)
 		return -1;
 	if (y > 1582 || (y == 1582 && (m > 10 || (m == 10 && d >= 15))))
@@ -601,15 +611,7 @@ italy_jd(int64_t y, int m, int d)
 		return -1;
 	if (d > days_in_month(y, m, true))
 		return -1;
-	/* Julian calendar */
-	{
-		int64_t		a = (14 - m) / 12;
-		int64_t		yy = y + 4800 - a;
-		int64_t		mm = m + 12 * a - 3;
-
-		jd = d + (153 * mm + 2) / 5 + 365 * yy + (yy >= 0 ? yy / 4 : (yy - 3) / 4) - 32083;
-	}
-	return jd;
+	return julian_jd(y, m, d);
 }
 
 static int
@@ -722,30 +724,50 @@ yr_parse_time(YState *st, const YNode *n, const char *s, size_t len)
 	int64_t		offset = 0;
 	int64_t		days;
 	int64_t		epoch;
+	size_t		k;
 	RVal	   *v;
 	RTime	   *t;
 
 	/* date, time = *(string.split(/[ tT]/, 2)) */
-	{
-		size_t		k;
-
-		for (k = 0; k < len && s[k] != ' ' && s[k] != 't' && s[k] != 'T'; k++)
-			;
-		if (k == len)
-			yr_fail_at(st, n, MARSHAL_ERR_UNREPRESENTABLE,
-						 "undefined method `match' for nil (parse_time)");
-	}
+	for (k = 0; k < len && s[k] != ' ' && s[k] != 't' && s[k] != 'T'; k++)
+		;
+	if (k == len)
+		yr_fail_at(st, n, MARSHAL_ERR_UNREPRESENTABLE,
+				   "undefined method `match' for nil (parse_time)");
+	/* date.match(/^(-?\d{4})-(\d{1,2})-(\d{1,2})/), else NoMethodError */
 	if (s[i] == '-')
 		yneg = true, i++;
-	read_num(s, len, &i, &yy, 0);
+	if (read_num(s, k, &i, &yy, 4) != 4 || i >= k || s[i++] != '-' ||
+		read_num(s, k, &i, &mo, 2) < 1 || i >= k || s[i++] != '-' ||
+		read_num(s, k, &i, &dd, 2) < 1)
+		yr_fail_at(st, n, MARSHAL_ERR_UNREPRESENTABLE,
+				   "undefined method `captures' for nil (parse_time)");
 	if (yneg)
 		yy = -yy;
-	i++;
-	read_num(s, len, &i, &mo, 0);
-	i++;
-	read_num(s, len, &i, &dd, 0);
-	while (i < len && (s[i] == 'T' || s[i] == 't' || is_space(s[i])))
-		i++;
+
+	/*
+	 * time.match(/(\d+:\d+:\d+)(?:\.(\d*))?\s*(Z|[-+]\d+(:\d\d)?)?/): the
+	 * first run of digits that starts "h:m:s", else NoMethodError
+	 */
+	for (i = k + 1; i < len; i++)
+	{
+		size_t		j = i;
+
+		if (!IS_DIGIT(s[i]) || (i > k + 1 && IS_DIGIT(s[i - 1])))
+			continue;
+		while (j < len && IS_DIGIT(s[j]))
+			j++;
+		if (j + 1 < len && s[j] == ':' && IS_DIGIT(s[j + 1]))
+		{
+			for (j++; j < len && IS_DIGIT(s[j]); j++)
+				;
+			if (j + 1 < len && s[j] == ':' && IS_DIGIT(s[j + 1]))
+				break;
+		}
+	}
+	if (i >= len)
+		yr_fail_at(st, n, MARSHAL_ERR_UNREPRESENTABLE,
+				   "undefined method `[]' for nil (parse_time)");
 	read_num(s, len, &i, &hh, 0);
 	i++;
 	read_num(s, len, &i, &mi, 0);
@@ -763,15 +785,15 @@ yr_parse_time(YState *st, const YNode *n, const char *s, size_t len)
 		/* trailing zeros change nothing: the rest is nanoseconds + a fraction */
 		for (end = i; end > start && s[end - 1] == '0'; end--)
 			;
-		for (size_t k = 0; k < 9; k++)
-			nsec = nsec * 10 + (start + k < end ? s[start + k] - '0' : 0);
+		for (size_t d = 0; d < 9; d++)
+			nsec = nsec * 10 + (start + d < end ? s[start + d] - '0' : 0);
 		/* nano_num = nsec % 1000 * subden + subnum must fit 64 bits */
 		if (end > start + 9 + 15)
 			yr_fail_at(st, n, MARSHAL_ERR_UNREPRESENTABLE,
 					   "time fraction with more than 24 significant digits");
-		for (size_t k = start + 9; k < end; k++)
+		for (size_t d = start + 9; d < end; d++)
 		{
-			subnum = subnum * 10 + (s[k] - '0');
+			subnum = subnum * 10 + (s[d] - '0');
 			subden *= 10;
 		}
 	}
@@ -779,19 +801,38 @@ yr_parse_time(YState *st, const YNode *n, const char *s, size_t len)
 		i++;
 	if (i < len && s[i] == 'Z')
 		zulu = true;
-	else if (i < len)
+	else if (i + 1 < len && (s[i] == '-' || s[i] == '+') && IS_DIGIT(s[i + 1]))
 	{
-		/* /^([+\-]?\d{1,2})\:?(\d{1,2})?$/ on [-+]\d+(:\d\d)? */
+		/*
+		 * md[3] is [-+]\d+(:\d\d)?, then read by
+		 * /^([+\-]?\d{1,2})\:?(\d{1,2})?$/: NoMethodError unless it matches
+		 */
 		bool		neg = s[i] == '-';
 		int64_t		h,
 					m = 0;
 		size_t		j = i + 1;
+		int			digits = 0;
 
-		read_num(s, len, &j, &h, 2);
-		if (j < len && s[j] == ':')
+		while (j + digits < len && IS_DIGIT(s[j + digits]))
+			digits++;
+		if (j + digits + 2 < len && s[j + digits] == ':' &&
+			IS_DIGIT(s[j + digits + 1]) && IS_DIGIT(s[j + digits + 2]))
+		{
+			if (digits > 2)
+				yr_fail_at(st, n, MARSHAL_ERR_UNREPRESENTABLE,
+						   "undefined method `[]' for nil (parse_time's offset)");
+			read_num(s, len, &j, &h, 2);
 			j++;
-		if (j < len)
 			read_num(s, len, &j, &m, 2);
+		}
+		else
+		{
+			if (digits > 4)
+				yr_fail_at(st, n, MARSHAL_ERR_UNREPRESENTABLE,
+						   "undefined method `[]' for nil (parse_time's offset)");
+			read_num(s, len, &j, &h, 2);
+			read_num(s, len, &j, &m, 2);
+		}
 		if (neg)
 			h = -h;
 		offset = h * 3600;
@@ -836,17 +877,37 @@ RVal *
 yr_datetime(YState *st, RVal *time)
 {
 	RTime	   *t = time->time;
-	int64_t		local = t->epoch;
+	int64_t		offset = t->utc ? 0 : t->offset;
+	int64_t		local = t->epoch + offset;
 	int64_t		days = (local >= 0 ? local / 86400 : -((-local + 86399) / 86400));
+	int64_t		y,
+				jd,
+				sod;
+	int			m,
+				d;
 	int64_t		vals[5];
 	RVal	   *arr = yr_new(st, RV_ARRAY);
 	RVal	   *v = yr_new(st, RV_USRMARSHAL);
 
+	/*
+	 * Time#to_datetime: the Time's local date read in Date::ITALY's
+	 * calendar (c_civil_to_jd: Julian where the Gregorian day falls before
+	 * 1582-10-15), then the day and second of UTC
+	 */
+	jd = days + 2440588;
+	if (jd < 2299161)
+	{
+		marshal_civil_from_days(days, &y, &m, &d);
+		jd = julian_jd(y, m, d);
+	}
+	sod = local - days * 86400 - offset;
+	jd += sod >= 0 ? sod / 86400 : -((-sod + 86399) / 86400);
+	sod -= (sod >= 0 ? sod / 86400 : -((-sod + 86399) / 86400)) * 86400;
 	vals[0] = 0;
-	vals[1] = days + 2440588;
-	vals[2] = local - days * 86400;
+	vals[1] = jd;
+	vals[2] = sod;
 	vals[3] = t->nsec;
-	vals[4] = t->utc ? 0 : t->offset;
+	vals[4] = offset;
 	for (int k = 0; k < 5; k++)
 	{
 		RVal	   *e = yr_new(st, RV_INT);
@@ -903,18 +964,20 @@ match_special(const char *s, size_t len)
 	return 0;
 }
 
-/* ScalarScanner#tokenize: a scalar without tag and quotes. */
-RVal *
-yr_tokenize(YState *st, const YNode *n, const char *s, size_t len)
+/*
+ * The first rules of ScalarScanner#tokenize, which decide most scalars
+ * without building anything: YT_INT (a plain decimal Integer that fits,
+ * in *ival), YT_STRING (text that starts like a word and is no null or
+ * boolean: the String of s itself), YT_NIL, YT_TRUE, YT_FALSE, or YT_OTHER
+ * (the later rules decide: yr_tokenize).
+ */
+YTokenKind
+yr_tokenize_quick(const char *s, size_t len, int64_t *ival)
 {
-	RVal	   *v;
-	int64_t		y,
-				m,
-				d;
-	int			k;
+	bool		word;
 
 	if (len == 0)
-		return st->nil;
+		return YT_NIL;
 	/* the commonest numbers: a plain decimal Integer that fits */
 	if (len < 19 && IS_DIGIT(s[0]) && (s[0] != '0' || len == 1))
 	{
@@ -925,23 +988,43 @@ yr_tokenize(YState *st, const YNode *n, const char *s, size_t len)
 			x = x * 10 + (s[i] - '0');
 		if (i == len)
 		{
-			v = yr_new(st, RV_INT);
-			v->ival = x;
-			return v;
+			*ival = x;
+			return YT_INT;
 		}
 	}
-	/* the common case first: text that starts like a word */
-	{
-		bool		word = memchr(s, '\n', len) != NULL;
+	/* the common case first: text that starts like a word, or has lines */
+	word = word_at(s, len, 0) || memchr(s, '\n', len) != NULL;
+	if (!word)
+		return YT_OTHER;
+	return word_kind(s, len);
+}
 
-		for (size_t p = 0; !word && p < len; p++)
-			if (p == 0 || s[p - 1] == '\n')
-				word = word_at(s, len, p);
-		if (word)
-		{
-			v = word_value(st, s, len);
-			return v ? v : yr_string(st, s, len, MENC_UTF8);
-		}
+/* ScalarScanner#tokenize: a scalar without tag and quotes. */
+RVal *
+yr_tokenize(YState *st, const YNode *n, const char *s, size_t len)
+{
+	RVal	   *v;
+	int64_t		y,
+				m,
+				d;
+	int			k;
+
+	switch (yr_tokenize_quick(s, len, &y))
+	{
+		case YT_INT:
+			v = yr_new(st, RV_INT);
+			v->ival = y;
+			return v;
+		case YT_STRING:
+			return yr_string(st, s, len, MENC_UTF8);
+		case YT_NIL:
+			return st->nil;
+		case YT_TRUE:
+			return st->rtrue;
+		case YT_FALSE:
+			return st->rfalse;
+		case YT_OTHER:
+			break;
 	}
 	if (match_time(s, len))
 	{
@@ -1157,4 +1240,159 @@ yr_bigdecimal(YState *st, const YNode *n, const char *s, size_t len)
 	}
 	v->len = olen;
 	return v;
+}
+
+/* --- !ruby/encoding ---------------------------------------------------------- */
+
+/*
+ * Ruby 3.1's encodings: each name, then its aliases (Encoding.list and
+ * Encoding.aliases, test/yaml/generate.rb checks every one).  "locale",
+ * "external" and "filesystem" follow the process: a UTF-8 one, as Rails
+ * runs.
+ */
+static const char *const encodings[] = {
+	"ASCII-8BIT BINARY",
+	"UTF-8 CP65001 external filesystem locale",
+	"US-ASCII 646 ANSI_X3.4-1968 ASCII",
+	"UTF-16BE UCS-2BE",
+	"UTF-16LE",
+	"UTF-32BE UCS-4BE",
+	"UTF-32LE UCS-4LE",
+	"UTF-16",
+	"UTF-32",
+	"UTF8-MAC UTF-8-HFS UTF-8-MAC",
+	"EUC-JP eucJP",
+	"Windows-31J CP932 PCK SJIS csWindows31J",
+	"Big5",
+	"Big5-HKSCS Big5-HKSCS:2008",
+	"Big5-UAO",
+	"CESU-8",
+	"CP949",
+	"Emacs-Mule",
+	"EUC-KR eucKR",
+	"EUC-TW eucTW",
+	"GB18030",
+	"GBK CP936",
+	"ISO-8859-1 ISO8859-1",
+	"ISO-8859-2 ISO8859-2",
+	"ISO-8859-3 ISO8859-3",
+	"ISO-8859-4 ISO8859-4",
+	"ISO-8859-5 ISO8859-5",
+	"ISO-8859-6 ISO8859-6",
+	"ISO-8859-7 ISO8859-7",
+	"ISO-8859-8 ISO8859-8",
+	"ISO-8859-9 ISO8859-9",
+	"ISO-8859-10 ISO8859-10",
+	"ISO-8859-11 ISO8859-11",
+	"ISO-8859-13 ISO8859-13",
+	"ISO-8859-14 ISO8859-14",
+	"ISO-8859-15 ISO8859-15",
+	"ISO-8859-16 ISO8859-16",
+	"KOI8-R CP878",
+	"KOI8-U",
+	"Shift_JIS",
+	"Windows-1250 CP1250",
+	"Windows-1251 CP1251",
+	"Windows-1252 CP1252",
+	"Windows-1253 CP1253",
+	"Windows-1254 CP1254",
+	"Windows-1257 CP1257",
+	"IBM437 CP437",
+	"IBM720 CP720",
+	"IBM737 CP737",
+	"IBM775 CP775",
+	"CP850 IBM850",
+	"IBM852",
+	"CP852",
+	"IBM855",
+	"CP855",
+	"IBM857 CP857",
+	"IBM860 CP860",
+	"IBM861 CP861",
+	"IBM862 CP862",
+	"IBM863 CP863",
+	"IBM864 CP864",
+	"IBM865 CP865",
+	"IBM866 CP866",
+	"IBM869 CP869",
+	"Windows-1258 CP1258",
+	"GB1988",
+	"macCentEuro",
+	"macCroatian",
+	"macCyrillic",
+	"macGreek",
+	"macIceland",
+	"macRoman",
+	"macRomania",
+	"macThai",
+	"macTurkish",
+	"macUkraine",
+	"CP950",
+	"CP951",
+	"IBM037 ebcdic-cp-us",
+	"stateless-ISO-2022-JP",
+	"eucJP-ms euc-jp-ms",
+	"CP51932",
+	"EUC-JIS-2004 EUC-JISX0213",
+	"GB2312 EUC-CN eucCN",
+	"GB12345",
+	"ISO-2022-JP ISO2022-JP",
+	"ISO-2022-JP-2 ISO2022-JP2",
+	"CP50220",
+	"CP50221",
+	"Windows-1256 CP1256",
+	"Windows-1255 CP1255",
+	"TIS-620",
+	"Windows-874 CP874",
+	"MacJapanese MacJapan",
+	"UTF-7 CP65000",
+	"UTF8-DoCoMo",
+	"SJIS-DoCoMo",
+	"UTF8-KDDI",
+	"SJIS-KDDI",
+	"ISO-2022-JP-KDDI",
+	"stateless-ISO-2022-JP-KDDI",
+	"UTF8-SoftBank",
+	"SJIS-SoftBank",
+};
+
+/* Equal but for the case of ASCII letters (st_locale_insensitive_strcasecmp) */
+static bool
+ascii_case_eq(const char *a, const char *b, size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+		if (lower((uint8_t) a[i]) != lower((uint8_t) b[i]))
+			return false;
+	return true;
+}
+
+/*
+ * Encoding.find(name): the encoding's own name (what Encoding#_dump
+ * writes, *outlen bytes of the result), matching names and aliases without
+ * regard to case; "" for "internal" (Encoding.default_internal: nil in a
+ * process without Rails), NULL when Ruby has none (ArgumentError)
+ */
+const char *
+yr_encoding_name(const char *name, size_t len, size_t *outlen)
+{
+	*outlen = 0;
+	if (len == 8 && ascii_case_eq(name, "internal", 8))
+		return "";
+	for (size_t e = 0; e < sizeof(encodings) / sizeof(encodings[0]); e++)
+	{
+		const char *p = encodings[e];
+
+		while (*p)
+		{
+			size_t		n = strcspn(p, " ");
+
+			if (n == len && ascii_case_eq(p, name, len))
+			{
+				*outlen = strcspn(encodings[e], " ");
+				return encodings[e];
+			}
+			p += n + (p[n] == ' ');
+		}
+	}
+	return NULL;
 }

@@ -6,10 +6,11 @@
  * with a few permitted classes, aliases on or off) and a small depth limit
  * now and then.  Whatever the text, the reader must return cleanly, stay
  * within its limits, and whatever it writes must be one valid Marshal
- * stream (marshal_validate).
+ * stream (marshal_validate).  Where the fast path (yaml_fast.c) answers,
+ * the general path (libyaml) must write the same bytes.
  */
 #include "marshal.h"
-#include "yaml_reader.h"
+#include "yaml_internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,6 +38,29 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	if (mode & 16)
 		opts.max_depth = 8;
+	if (mode & 32)
+		opts.max_expanded = 64;
+	{
+		uint8_t    *fast = NULL,
+				   *general = NULL;
+		size_t		flen = 0,
+					glen = 0;
+		MarshalStatus fst,
+					gst;
+
+		if (yr_read_fast(data, size, &opts, NULL, &fast, &flen, &err, &fst))
+		{
+			gst = yr_read_libyaml(data, size, &opts, NULL, &general, &glen, &err);
+			if (gst != fst || flen != glen || memcmp(fast, general, flen) != 0)
+			{
+				fprintf(stderr, "fuzz_yaml: the fast path wrote %zu bytes (status %d), libyaml %zu (status %d: %s)\n",
+						flen, fst, glen, gst, gst == MARSHAL_OK ? "" : err.detail);
+				abort();
+			}
+			free(fast);
+			free(general);
+		}
+	}
 	if (marshal_from_yaml(data, size, &opts, NULL, &out, &outlen, &err) == MARSHAL_OK)
 	{
 		MarshalError verr;

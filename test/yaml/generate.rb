@@ -453,6 +453,27 @@ end
   add("activerecord random #{i}", coder.dump(R.chance(0.3) ? h.with_indifferent_access : h))
 end
 
+# !ruby/encoding: Encoding.find of every name and alias (case aside), dumped
+# by its own name; "internal" is Encoding.default_internal (nil here); the
+# oracle runs in a UTF-8 locale, so "locale", "external" and "filesystem"
+# are UTF-8
+(Encoding.name_list.sort + %w[utf-8 binary Binary ascii UTF8 cp932 INTERNAL Locale bogus] + [""]).each do |n|
+  add("encoding #{n}", "--- !ruby/encoding #{n}\n")
+end
+add("encoding repeated", "- !ruby/encoding UTF-8\n- !ruby/encoding utf-8\n- !ruby/encoding CP65001\n" \
+                         "- !ruby/encoding BINARY\n- !ruby/encoding ASCII-8BIT\n")
+
+# ScalarScanner#parse_time on what !ruby/object:DateTime hands it (no TIME check)
+["44442024-03-05 10:20:30 +01:00", "12024-03-05 10:20:30", "202-03-05 10:20:30", "2024-3-5 1:2:3",
+ "99999999999999999999-03-05 10:20:30", "2024-03-05x 10:20:30", "2024-03-05", "2024-03-05 x",
+ "2024-03-05 10:20", "2024-03-05 at 10:20:30 Z", "2024-03-05 10:20:30x", "2024-03-05 10:20:30 x",
+ "2024-03-05 10:20:30 +05:30x", "2024-03-05 10:20:30 +123", "2024-03-05 10:20:30 +12345",
+ "2024-03-05 10:20:30 +123:45", "2024-03-05 10:20:30 +05:3", "2024-03-05 10:20:30 -00:30",
+ "2024-03-05 10:20:301", "2024-03-05 10:20:30.5 Z", "-2024-03-05 10:20:30", "1000-01-01 00:20:30 +01:00",
+ "1582-10-10 10:20:30", "1582-10-15 00:20:30 +01:00", "1582-10-04 23:59:59 -01:00"].each do |t|
+  add("datetime #{t}", "--- !ruby/object:DateTime #{t}\n")
+end
+
 # Safe mode: YAML.safe_load(text, permitted_classes:, aliases:)
 SAFE_MODES = ["safe:", "safe:Symbol", "safe:Symbol,Time,Date", "safe:Symbol;noalias",
               "safe:Symbol,HashWithIndifferentAccess,ActiveSupport::HashWithIndifferentAccess,BigDecimal,Date,Time,ActiveSupport::TimeWithZone,ActiveSupport::TimeZone,Money",
@@ -474,5 +495,6 @@ texts.binmode
 texts.write(Marshal.dump(CASES))
 texts.close
 outdir = ARGV[0] || "."
-ok = system(RbConfig.ruby, __FILE__, "--oracle", texts.path, File.join(outdir, "cases.tsv"))
+ok = system({ "LANG" => "C.UTF-8", "LC_ALL" => "C.UTF-8" }, RbConfig.ruby, __FILE__, "--oracle", texts.path,
+            File.join(outdir, "cases.tsv"))
 exit(ok ? 0 : 1)

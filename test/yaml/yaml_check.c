@@ -11,8 +11,12 @@
  *                              in safe mode.  Last line "yaml-unit: N passed,
  *                              N failed".
  *        yaml_check -          read one text on stdin, print the hex or error.
+ *
+ * Each case is read twice: by marshal_from_yaml (the fast path where it
+ * answers, yaml_fast.c) and by the general path alone (libyaml), and both
+ * must give MRI's answer; the summary counts the cases the fast path took.
  */
-#include "yaml_reader.h"
+#include "yaml_internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,12 +46,14 @@ status_name(MarshalStatus s)
 
 /* hex of the bytes, or "!" and the error class; caller frees */
 static char *
-convert(const char *text, size_t len, const YamlOptions *opts, MarshalError *err)
+convert(const char *text, size_t len, const YamlOptions *opts, bool general,
+		MarshalError *err)
 {
 	uint8_t    *out = NULL;
 	size_t		outlen = 0;
-	MarshalStatus st = marshal_from_yaml((const uint8_t *) text, len, opts, NULL,
-										 &out, &outlen, err);
+	MarshalStatus st = general ?
+		yr_read_libyaml((const uint8_t *) text, len, opts, NULL, &out, &outlen, err) :
+		marshal_from_yaml((const uint8_t *) text, len, opts, NULL, &out, &outlen, err);
 	char	   *res;
 
 	if (st != MARSHAL_OK)
@@ -112,6 +118,7 @@ main(int argc, char **argv)
 	FILE	   *f;
 	int			passed = 0;
 	int			failed = 0;
+	int			fast = 0;
 	MarshalError err;
 	YamlOptions opts;
 
@@ -119,7 +126,7 @@ main(int argc, char **argv)
 	if (argc == 2 && strcmp(argv[1], "-") == 0)
 	{
 		size_t		n = fread(line, 1, sizeof(line) - 1, stdin);
-		char	   *res = convert(line, n, &opts, &err);
+		char	   *res = convert(line, n, &opts, false, &err);
 
 		printf("%s%s%s\n", res, res[0] == '!' ? " " : "", res[0] == '!' ? err.detail : "");
 		free(res);
@@ -153,19 +160,36 @@ main(int argc, char **argv)
 		marshal_yaml_options_init(&opts);
 		parse_mode(col[3], &opts, names);
 		len = unescape(col[1]);
-		res = convert(col[1], len, &opts, &err);
-		/* an expected error matches on its class: "!refused" */
-		if (strcmp(res, col[2]) == 0)
-			passed++;
-		else
+		for (int general = 0; general <= 1; general++)
 		{
-			failed++;
-				printf("not ok - %s: got %s%s%s, expected %s\n", col[0], res,
-				   res[0] == '!' ? " " : "", res[0] == '!' ? err.detail : "", col[2]);
+			res = convert(col[1], len, &opts, general, &err);
+			/* an expected error matches on its class: "!refused" */
+			if (strcmp(res, col[2]) == 0)
+				passed++;
+			else
+			{
+				failed++;
+				printf("not ok - %s%s: got %s%s%s, expected %s\n", col[0],
+					   general ? " (libyaml)" : "", res, res[0] == '!' ? " " : "",
+					   res[0] == '!' ? err.detail : "", col[2]);
+			}
+			free(res);
 		}
-		free(res);
+		{
+			uint8_t    *out = NULL;
+			size_t		outlen;
+			MarshalStatus st;
+
+			if (yr_read_fast((const uint8_t *) col[1], len, &opts, NULL, &out,
+							 &outlen, &err, &st))
+			{
+				fast++;
+				free(out);
+			}
+		}
 	}
 	fclose(f);
+	printf("%d of %d cases read by the fast path\n", fast, (passed + failed) / 2);
 	printf("yaml-unit: %d passed, %d failed\n", passed, failed);
 	return failed != 0;
 }
