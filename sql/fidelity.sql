@@ -141,13 +141,16 @@ ALTER TABLE fid_records ADD ours text;
 UPDATE fid_records SET ours = pg_temp.try_jsonb(decode(hex, 'hex')::rbmarshal);
 SELECT ver, name, left(ours, 80) AS error FROM fid_records WHERE ours NOT LIKE '{%' AND ours NOT LIKE '[%'
 ORDER BY name, ver;
--- the records in each value (objects with an id), in the same order in both
+-- the records in each value (objects with an id), in the same order in both;
+-- each attribute either has (NULL: the record has no such attribute)
 CREATE TABLE fid_attrs AS
-SELECT r.ver, r.name, CASE WHEN r.name ~ '_f71_' THEN '7.1' ELSE '6.1' END AS fmt, o.n, a.key,
-	   a.value AS ours, (SELECT e.rec FROM jsonb_path_query(r.expected::jsonb, 'strict $.** ? (exists(@.id))')
-							WITH ORDINALITY e(rec, n) WHERE e.n = o.n) -> a.key AS rails
-FROM fid_records r, jsonb_path_query(r.ours::jsonb, 'strict $.** ? (exists(@.id))') WITH ORDINALITY o(rec, n),
-	jsonb_each(o.rec) a;
+SELECT r.ver, r.name, CASE WHEN r.name ~ '_f71_' THEN '7.1' ELSE '6.1' END AS fmt, o.n, k.key,
+	   o.rec -> k.key AS ours, e.rec -> k.key AS rails
+FROM fid_records r,
+	jsonb_path_query(r.ours::jsonb, 'strict $.** ? (exists(@.id))') WITH ORDINALITY o(rec, n)
+	LEFT JOIN LATERAL (SELECT x.rec FROM jsonb_path_query(r.expected::jsonb, 'strict $.** ? (exists(@.id))')
+						  WITH ORDINALITY x(rec, n) WHERE x.n = o.n) e ON true,
+	LATERAL (SELECT jsonb_object_keys(o.rec) UNION SELECT jsonb_object_keys(coalesce(e.rec, '{}'))) k(key);
 SELECT ver, fmt, count(DISTINCT (name, n)) AS records, count(*) AS attributes,
 	   count(*) FILTER (WHERE ours IS NOT DISTINCT FROM rails) AS as_rails
 FROM fid_attrs GROUP BY ver, fmt ORDER BY ver, fmt;
@@ -157,16 +160,19 @@ CREATE TABLE fid_why (ord int, ver text, fmt text, keys text[], ours_type text, 
 INSERT INTO fid_why VALUES
  (1, '%', '7.1', '{h,ip,net,jb,js,pt,span}', '%', '%', 'text of a type only the schema knows (hstore, inet, json, point, interval)'),
  (2, '%', '7.1', '{settings,mh}', '%', '%', 'a coder''s bytes in a binary column (the coder is in the model)'),
- (3, '%', '7.1', '{prefs,pobj,flags,list,hw,obj,jh}', '%', '%', 'a serialized column''s text or nil (the coder is in the model)'),
+ (3, '%', '7.1', '{prefs,pobj,flags,list,hw,obj,jh,options,profile,extras}', '%', '%', 'a serialized column''s or store''s text or nil (the coder is in the model)'),
  (4, '%', '%', '{pobj}', 'object', 'object', 'nil is Prefs.new, whose ivars its initialize sets'),
  (5, 'ar61', '%', '{uid,uids}', '%', '%', '6.1 keeps a uuid''s case, 7.2 lower-cases it'),
  (6, 'ar61', '%', '{prefs,list,flags,obj}', '%', 'string', '6.1 keeps text not starting "---", 7.2 loads it'),
- (7, 'ar61', '%', '{prefs,obj}', 'string', '%', '6.1''s classes permitted app-wide (7.2: the column''s coder)');
+ (7, 'ar61', '%', '{prefs,obj}', 'string', '%', '6.1''s classes permitted app-wide (7.2: the column''s coder)'),
+ (8, '%', '%', '{type}', '', '%', 'a "type" that is nil or the class''s name is taken for the inheritance column (STI off or another column: the model''s)'),
+ (9, '%', '%', '{kind}', '%', '', 'an inheritance column other than "type" (the model''s) is kept'),
+ (10, '%', '7.1', '{nums}', 'array', 'object', 'a query''s own array column: Rails keeps its Array::Data (no model''s type), the view casts it');
 SELECT a.ver, a.fmt, a.key, w.why, count(*) AS attributes
 FROM fid_attrs a LEFT JOIN LATERAL (
 	SELECT why FROM fid_why w
 	WHERE a.ver LIKE w.ver AND a.fmt LIKE w.fmt AND a.key = ANY (w.keys) AND
-		  jsonb_typeof(a.ours) LIKE w.ours_type AND coalesce(jsonb_typeof(a.rails), '') LIKE w.rails_type
+		  coalesce(jsonb_typeof(a.ours), '') LIKE w.ours_type AND coalesce(jsonb_typeof(a.rails), '') LIKE w.rails_type
 	ORDER BY w.ord LIMIT 1) w ON true
 WHERE a.ours IS DISTINCT FROM a.rails
 GROUP BY a.ver, a.fmt, a.key, w.why ORDER BY a.ver, a.fmt, a.key, w.why;

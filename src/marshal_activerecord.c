@@ -841,7 +841,8 @@ marshal_new_instance_json(MarshalBytes cls)
 static void
 new_instance(const RecordType *t, MarshalCast *c)
 {
-	const char *json = marshal_new_instance_json(t->serial.object_class);
+	const char *json = t->serial.store ? "{}" :
+		marshal_new_instance_json(t->serial.object_class);
 
 	c->kind = MCAST_JSON;
 	c->bytes.ptr = (const uint8_t *) json;
@@ -900,8 +901,8 @@ cast_by_type(const MarshalDoc *doc, const RecordType *tp, const MarshalNode *vp,
 	if (v.type == MT_NIL)
 	{
 		if ((t.kind == TK_SERIAL_YAML || t.kind == TK_SERIAL_JSON || t.kind == TK_SERIAL_CODER) &&
-			t.serial.object_class.len > 0)
-			new_instance(&t, c);	/* ColumnSerializer#load(nil) */
+			(t.serial.object_class.len > 0 || t.serial.store))
+			new_instance(&t, c);	/* ColumnSerializer#load(nil), a store's {} */
 		else
 			c->kind = MCAST_NULL;
 		return MARSHAL_OK;
@@ -1043,7 +1044,7 @@ cast_by_type(const MarshalDoc *doc, const RecordType *tp, const MarshalNode *vp,
 					(marshal_blank(b) || json_null(b)))
 				{
 					/* Coders::JSON: blank is nil; then the class's new instance */
-					if (t.serial.object_class.len > 0)
+					if (t.serial.object_class.len > 0 || t.serial.store)
 						new_instance(&t, c);
 					else
 						c->kind = MCAST_NULL;
@@ -1051,6 +1052,7 @@ cast_by_type(const MarshalDoc *doc, const RecordType *tp, const MarshalNode *vp,
 				}
 				c->kind = MCAST_JSON;
 				c->bytes = b;
+				c->yaml.store = t.serial.store;
 				/* Type::Json gives nil for bad JSON; Coders::JSON raises */
 				c->json_invalid_null = t.kind == TK_JSON;
 				return MARSHAL_OK;

@@ -132,7 +132,7 @@ delegate_parts(const MarshalDoc *doc, size_t data, const char *ivar,
 /*
  * serialize's coder: Coders::JSON, a YAMLColumn, a ColumnSerializer (7.1+:
  * serialize type: C with any other coder) around either, or a coder of the
- * app's (a Marshal stream).  A YAMLColumn or ColumnSerializer names the
+ * app's (a Marshal stream); store's IndifferentCoder around one of them.  A YAMLColumn or ColumnSerializer names the
  * @object_class; 7.1's YAMLColumn has a SafeCoder with the classes it
  * permits and its unsafe_load.
  */
@@ -145,9 +145,23 @@ read_coder(const MarshalDoc *doc, const MarshalNode *c, RecordType *t,
 	bool		wrapper = c->type == MT_OBJECT &&
 		marshal_bytes_eq(c->cls, "ActiveRecord::Coders::ColumnSerializer");
 
-	if ((c->type == MT_MODULE || c->type == MT_CLASS) &&
-		marshal_bytes_eq(c->data, "ActiveRecord::Coders::JSON"))
+	if (c->type == MT_OBJECT && !t->serial.store &&
+		marshal_bytes_eq(c->cls, "ActiveRecord::Store::IndifferentCoder"))
 	{
+		/* store: the coder it wraps, whose value it makes a Hash */
+		t->serial.store = true;
+		TRY(marshal_find_ivar(doc, c->items, c->count, "@coder", &p, err));
+		if (p == 0)
+			return MARSHAL_OK;
+		TRY(marshal_node(doc, p, &x, err));
+		return read_coder(doc, &x, t, err);
+	}
+
+	if ((c->type == MT_MODULE || c->type == MT_CLASS) &&
+		(marshal_bytes_eq(c->data, "ActiveRecord::Coders::JSON") ||
+		 (t->serial.store && marshal_bytes_eq(c->data, "JSON"))))
+	{
+		/* 6.1's store keeps ::JSON itself (JSON.load: blank is nil too) */
 		t->kind = TK_SERIAL_JSON;
 		return MARSHAL_OK;
 	}

@@ -12,6 +12,83 @@
 static MarshalStatus concise_view(const MarshalDoc *doc, MarshalView *view,
 								  MarshalError *err);
 
+/* The Hash in the attribute set's ivar name: its first pair and count. */
+static MarshalStatus
+type_hash(const MarshalDoc *doc, const MarshalNode *set, const char *name,
+		  size_t *items, uint32_t *count, MarshalError *err)
+{
+	size_t		v;
+	MarshalNode h;
+	MarshalStatus st;
+
+	if ((st = marshal_find_ivar(doc, set->items, set->count, name, &v, err)) != MARSHAL_OK)
+		return st;
+	if (v && (st = marshal_node(doc, v, &h, err)) != MARSHAL_OK)
+		return st;
+	if (v && (h.type == MT_HASH || h.type == MT_HASH_DEF))
+	{
+		*items = h.items;
+		*count = h.count;
+	}
+	return MARSHAL_OK;
+}
+
+/*
+ * serializable_hash leaves out the model's inheritance_column, "type"
+ * unless the model names another (which only its class knows).  Under
+ * "type", a record's type is nil, empty, or the name its class is stored
+ * by (full, or without its modules when store_full_sti_class is off):
+ * Rails finds the class by it, and refuses any other.  So a "type" that is
+ * one of those is left out; any other text says the model's
+ * inheritance_column is not "type" (STI off, or another column): kept.
+ */
+static MarshalStatus
+inheritance_column(const MarshalDoc *doc, MarshalView *view, MarshalError *err)
+{
+	MarshalViewIter it;
+	MarshalEntry e;
+	size_t		type = 0;
+	MarshalNode v;
+	MarshalBytes cls = view->node.cls;
+	MarshalStatus st;
+	bool		done;
+
+	marshal_view_iter(view, &it);
+	for (;;)
+	{
+		bool		match;
+
+		if ((st = marshal_view_next(doc, &it, &e, &done, err)) != MARSHAL_OK)
+			return st;
+		if (done)
+			break;
+		if ((st = marshal_entry_matches(doc, &e, "type", 4, NULL, &match, err)) != MARSHAL_OK)
+			return st;
+		if (match)
+			type = e.value;		/* a later Hash's wins */
+	}
+	if (type == 0)
+		return MARSHAL_OK;
+	if ((st = marshal_node(doc, type, &v, err)) != MARSHAL_OK)
+		return st;
+	if (v.type == MT_NIL)
+		view->record.no_type = true;
+	else if (v.type == MT_STRING && cls.len > 0)
+	{
+		size_t		last = cls.len;
+
+		while (last >= 2 && !(cls.ptr[last - 1] == ':' && cls.ptr[last - 2] == ':'))
+			last--;
+		if (last < 2)
+			last = 0;
+		view->record.no_type = v.data.len == 0 ||
+			(v.data.len == cls.len && memcmp(v.data.ptr, cls.ptr, cls.len) == 0) ||
+			(last > 0 && v.data.len == cls.len - last &&
+			 memcmp(v.data.ptr, cls.ptr + last, v.data.len) == 0);
+	}
+	return MARSHAL_OK;
+}
+
 /*
  * An Active Record 6.1 model: @attributes is an ActiveModel::AttributeSet
  * (LazyAttributeSet when loaded).  Its attributes, as serializable_hash
@@ -40,21 +117,13 @@ marshal_record_view(const MarshalDoc *doc, MarshalView *view,
 		return MARSHAL_OK;
 	r->attr_seg = -1;
 	r->values_seg = -1;
-	{
-		/* the type objects that cast the raw @values */
-		size_t		v;
-		MarshalNode h;
-
-		if ((st = marshal_find_ivar(doc, set.items, set.count, "@types", &v, err)) != MARSHAL_OK)
-			return st;
-		if (v && (st = marshal_node(doc, v, &h, err)) != MARSHAL_OK)
-			return st;
-		if (v && (h.type == MT_HASH || h.type == MT_HASH_DEF))
-		{
-			r->types_items = h.items;
-			r->types_count = h.count;
-		}
-	}
+	/*
+	 * the type objects that cast the raw @values: a query's own columns'
+	 * (select "*, now() AS seen_at"), else the model's
+	 */
+	if ((st = type_hash(doc, &set, "@types", &r->types_items, &r->types_count, err)) != MARSHAL_OK ||
+		(st = type_hash(doc, &set, "@additional_types", &r->extra_items, &r->extra_count, err)) != MARSHAL_OK)
+		return st;
 	for (int i = 0; i < 3; i++)
 	{
 		size_t		v;
@@ -76,9 +145,10 @@ marshal_record_view(const MarshalDoc *doc, MarshalView *view,
 		r->seg_count[r->nsegs] = h.count;
 		r->nsegs++;
 	}
-	if (r->nsegs > 0)
-		view->kind = MV_RECORD;
-	return MARSHAL_OK;
+	if (r->nsegs == 0)
+		return MARSHAL_OK;
+	view->kind = MV_RECORD;
+	return inheritance_column(doc, view, err);
 }
 
 /*
@@ -117,28 +187,18 @@ marshal_record71_view(const MarshalDoc *doc, MarshalView *view,
 	r->seg_count[0] = h.count;
 	r->nsegs = 1;
 	view->kind = MV_RECORD;
-	return MARSHAL_OK;
+	return inheritance_column(doc, view, err);
 }
 
-/* The @types entry for the attribute whose key is at key (0 if none). */
+/* The type in the Hash at items for the attribute named k (0 if none). */
 static MarshalStatus
-attribute_type(const MarshalDoc *doc, const MarshalRecordView *v, size_t key,
-			   size_t *type, MarshalError *err)
+type_for(const MarshalDoc *doc, size_t items, uint32_t count,
+		 const MarshalKeyText *k, size_t *type, MarshalError *err)
 {
-	MarshalEntry e = {.key = key};
-	MarshalKeyText k;
-	char		buf[128];
-	size_t		pos = v->types_items;
+	size_t		pos = items;
 	MarshalStatus st;
 
-	*type = 0;
-	if (v->types_count == 0)
-		return MARSHAL_OK;
-	if ((st = marshal_key_text(doc, &e, buf, sizeof(buf), &k, err)) != MARSHAL_OK)
-		return st;
-	if (!k.ok || k.type != MT_STRING)
-		return MARSHAL_OK;
-	for (uint32_t i = 0; i < v->types_count; i++)
+	for (uint32_t i = 0; i < count; i++)
 	{
 		MarshalEntry te = {.key = pos};
 		MarshalKeyText tk;
@@ -147,13 +207,39 @@ attribute_type(const MarshalDoc *doc, const MarshalRecordView *v, size_t key,
 		if ((st = marshal_key_text(doc, &te, tbuf, sizeof(tbuf), &tk, err)) != MARSHAL_OK ||
 			(st = marshal_skip(doc, pos, &pos, err)) != MARSHAL_OK)
 			return st;
-		if (tk.ok && tk.type == MT_STRING && tk.text.len == k.text.len &&
-			memcmp(tk.text.ptr, k.text.ptr, k.text.len) == 0)
+		if (tk.ok && tk.type == MT_STRING && tk.text.len == k->text.len &&
+			memcmp(tk.text.ptr, k->text.ptr, k->text.len) == 0)
 			*type = pos;
 		if ((st = marshal_skip(doc, pos, &pos, err)) != MARSHAL_OK)
 			return st;
 	}
 	return MARSHAL_OK;
+}
+
+/*
+ * The type for the attribute whose key is at key (0 if none): as
+ * LazyAttributeSet's additional_types.fetch(name, types[name]).
+ */
+static MarshalStatus
+attribute_type(const MarshalDoc *doc, const MarshalRecordView *v, size_t key,
+			   size_t *type, MarshalError *err)
+{
+	MarshalEntry e = {.key = key};
+	MarshalKeyText k;
+	char		buf[128];
+	MarshalStatus st;
+
+	*type = 0;
+	if (v->types_count == 0 && v->extra_count == 0)
+		return MARSHAL_OK;
+	if ((st = marshal_key_text(doc, &e, buf, sizeof(buf), &k, err)) != MARSHAL_OK)
+		return st;
+	if (!k.ok || k.type != MT_STRING)
+		return MARSHAL_OK;
+	if ((st = type_for(doc, v->extra_items, v->extra_count, &k, type, err)) != MARSHAL_OK ||
+		*type != 0)
+		return st;
+	return type_for(doc, v->types_items, v->types_count, &k, type, err);
 }
 
 /* The @type of a FromUser Attribute's @original_attribute (0 if none). */
@@ -204,7 +290,18 @@ concise_view(const MarshalDoc *doc, MarshalView *view, MarshalError *err)
 	r->seg_count[0] = arr.count;
 	r->nsegs = 1;
 	view->kind = MV_RECORD;
-	return MARSHAL_OK;
+	return inheritance_column(doc, view, err);
+}
+
+/* Whether serializable_hash leaves out the attribute of e (the inheritance column). */
+static MarshalStatus
+left_out(const MarshalDoc *doc, const MarshalRecordView *v, const MarshalEntry *e,
+		 bool *out, MarshalError *err)
+{
+	*out = false;
+	if (!v->no_type)
+		return MARSHAL_OK;
+	return marshal_entry_matches(doc, e, "type", 4, NULL, out, err);
 }
 
 /* The next attribute of an MV_RECORD view. */
@@ -220,6 +317,7 @@ marshal_record_next(const MarshalDoc *doc, MarshalViewIter *it,
 		size_t		attr;
 		size_t		value;
 		MarshalNode a;
+		bool		out;
 
 		if (it->seg >= v->nsegs)
 		{
@@ -250,11 +348,24 @@ marshal_record_next(const MarshalDoc *doc, MarshalViewIter *it,
 				return st;
 			if (e->key == 0)
 				continue;
+			if ((st = left_out(doc, v, e, &out, err)) != MARSHAL_OK)
+				return st;
+			if (out)
+				continue;
 			goto attribute;
 		}
 		e->key = it->pos;
 		if ((st = marshal_skip(doc, it->pos, &it->pos, err)) != MARSHAL_OK)
 			return st;
+		if ((st = left_out(doc, v, e, &out, err)) != MARSHAL_OK)
+			return st;
+		if (out)
+		{
+			/* past its value */
+			if ((st = marshal_skip(doc, it->pos, &it->pos, err)) != MARSHAL_OK)
+				return st;
+			continue;
+		}
 		if (it->seg != v->attr_seg)
 		{
 			e->value = it->value = it->pos;

@@ -613,7 +613,7 @@ emit_cast_value(Walk *w, const MarshalCast *c, size_t raw, MarshalBytes text)
 		case MCAST_JSON:
 			TRY(jw_charge(w, raw, c->bytes.len));
 			if (k->json && marshal_utf8_valid(c->bytes.ptr, c->bytes.len, false) &&
-				k->json(k->ctx, (const char *) c->bytes.ptr, c->bytes.len))
+				k->json(k->ctx, (const char *) c->bytes.ptr, c->bytes.len, c->yaml.store))
 				break;
 			if (k->json && c->json_invalid_null)
 			{

@@ -72,10 +72,11 @@ typedef struct MarshalJsonSink
 	const MarshalTranscoder *transcoder;
 	/*
 	 * Emit JSON text (a serialized column's) as the value it parses to;
-	 * false, having emitted nothing, if it is not valid JSON.  May be NULL:
+	 * false, having emitted nothing, if it is not valid JSON.  hash_only (a
+	 * store's column): a value that is not an object is {}.  May be NULL:
 	 * the text is then emitted as a string.
 	 */
-	bool		(*json) (void *ctx, const char *s, size_t len);
+	bool		(*json) (void *ctx, const char *s, size_t len, bool hash_only);
 	/*
 	 * The same for a YAML column's text as ActiveRecord's YAMLColumn loads
 	 * it (MarshalYamlColumn, below); false, having emitted nothing, for YAML
@@ -133,6 +134,11 @@ typedef struct MarshalRecordView
 	int			values_seg;		/* the adapter's @values, or -1 */
 	size_t		types_items;	/* the @types Hash (name => type object) */
 	uint32_t	types_count;
+	size_t		extra_items;	/* @additional_types: a query's columns' types
+								 * (name or index => type), before @types */
+	uint32_t	extra_count;
+	bool		no_type;		/* "type" is the inheritance column, which
+								 * serializable_hash leaves out */
 	bool		untyped;		/* 7.1 format: no types, values for the database */
 	bool		concise;		/* to_yaml's concise_attributes (an Array) */
 } MarshalRecordView;
@@ -276,6 +282,8 @@ typedef struct MarshalYamlColumn
 	MarshalBytes permitted[MARSHAL_YAML_PERMITTED]; /* the coder's (7.1+) */
 	int			npermitted;
 	bool		unsafe_load;	/* the coder's unsafe_load is true */
+	bool		store;			/* a store's IndifferentCoder around the
+								 * coder: what is not a Hash loads as {} */
 } MarshalYamlColumn;
 
 typedef struct MarshalCast
@@ -291,7 +299,7 @@ typedef struct MarshalCast
 	char		delim;			/* MCAST_PG_ARRAY: between elements */
 	bool		user;			/* MCAST_PG_ARRAY: cast, not deserialized */
 	bool		nested;			/* MCAST_BYTEA: a Marshal coder's bytes */
-	MarshalYamlColumn yaml;		/* MCAST_YAML */
+	MarshalYamlColumn yaml;		/* MCAST_YAML; MCAST_JSON: its store */
 	char		text[128];
 	size_t		len;
 } MarshalCast;

@@ -186,11 +186,12 @@ sink_number(void *ctx, const char *text, size_t len)
 static void push_jsonb(JsonbSink *s, Jsonb *j);
 
 static bool
-sink_json(void *ctx, const char *str, size_t len)
+sink_json(void *ctx, const char *str, size_t len, bool hash_only)
 {
 	JsonbSink  *s = ctx;
 	char	   *conv = pg_any_to_server(str, (int) len, PG_UTF8);
 	JsonLexContext *lex;
+	Jsonb	   *j;
 
 	if (conv == str)
 		conv = pnstrdup(str, len);
@@ -198,7 +199,10 @@ sink_json(void *ctx, const char *str, size_t len)
 									   GetDatabaseEncoding(), true);
 	if (pg_parse_json(lex, &nullSemAction) != JSON_SUCCESS)
 		return false;
-	push_jsonb(s, DatumGetJsonbP(DirectFunctionCall1(jsonb_in, CStringGetDatum(conv))));
+	j = DatumGetJsonbP(DirectFunctionCall1(jsonb_in, CStringGetDatum(conv)));
+	if (hash_only && !JB_ROOT_IS_OBJECT(j))
+		j = DatumGetJsonbP(DirectFunctionCall1(jsonb_in, CStringGetDatum("{}")));
+	push_jsonb(s, j);
 	return true;
 }
 

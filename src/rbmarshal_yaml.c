@@ -78,6 +78,16 @@ rbmarshal_yaml_to_jsonb(const MarshalYamlColumn *col)
 		rbmarshal_report(&err, NULL, "jsonb");
 	if (!ok)
 		return NULL;
+	if (col->store)
+	{
+		/* IndifferentCoder: a Hash, else a new one */
+		MarshalBytes hash = {(const uint8_t *) "Hash", 4};
+
+		if (marshal_yaml_column_check(&doc, hash, &ok, &is_nil, &err) != MARSHAL_OK)
+			rbmarshal_report(&err, NULL, "jsonb");
+		if (!ok || is_nil)
+			return DatumGetJsonbP(DirectFunctionCall1(jsonb_in, CStringGetDatum("{}")));
+	}
 	if (is_nil)
 		return DatumGetJsonbP(DirectFunctionCall1(jsonb_in,
 												  CStringGetDatum(marshal_new_instance_json(col->object_class))));

@@ -25,7 +25,10 @@
 # loaded (nothing read), read (every reader called), materialized (attributes), changed
 # (form strings, not read since), changed_read, new (Model.new with form input),
 # created, raw_N (rows written with SQL: edge values of each type), null, list (an
-# Array of records sharing objects), in_hash.
+# Array of records sharing objects), in_hash; doc_* (serialized columns with a class),
+# sti_* (single table inheritance: "type", a column of its own, STI off), store_N
+# (store columns: JSON, YAML, texts that are no Hash, NULL), virtual* (a query's own
+# columns: select "*, '...'::timestamptz AS seen_at").
 #
 # Determinism: Time.now is frozen, ids come from a fresh database, TZ=UTC.
 
@@ -432,6 +435,105 @@ def doc_states(prefix, model)
 end
 
 # ---------------------------------------------------------------------------
+# Single table inheritance, stores, a query's own columns
+# ---------------------------------------------------------------------------
+
+MORE_SCHEMA = proc do
+  create_table(:animals) { |t| t.string :name; t.string :type; t.integer :legs }
+  create_table(:vehicles) { |t| t.string :name; t.string :kind; t.string :type }
+  create_table(:notes) { |t| t.string :body; t.string :type }
+  create_table(:accounts) do |t|
+    t.string :name
+    t.text :options # store, coder: JSON
+    t.text :profile # store (YAML) with accessors
+    t.text :extras # store (YAML), no accessors
+  end
+end
+
+# The models: an STI tree under the default inheritance column "type" (a namespaced
+# subclass too), one under a column of its own ("kind", beside a plain "type"), and
+# a model whose "type" is no inheritance column at all (STI turned off)
+def more_models
+  Object.send(:remove_const, :Zoo) if Object.const_defined?(:Zoo)
+  %i[Animal Dog Puppy Vehicle Car Note Account].each { |c| Object.send(:remove_const, c) if Object.const_defined?(c) }
+  Object.const_set(:Animal, Class.new(ActiveRecord::Base))
+  Object.const_set(:Dog, Class.new(Animal))
+  Object.const_set(:Puppy, Class.new(Dog))
+  Object.const_set(:Zoo, Module.new)
+  Zoo.const_set(:Cat, Class.new(Animal))
+  Object.const_set(:Vehicle, Class.new(ActiveRecord::Base) { self.inheritance_column = "kind" })
+  Object.const_set(:Car, Class.new(Vehicle))
+  Object.const_set(:Note, Class.new(ActiveRecord::Base) { self.inheritance_column = :_type_disabled })
+  Object.const_set(:Account, Class.new(ActiveRecord::Base))
+  Account.store :options, accessors: %i[color size], coder: JSON
+  Account.store :profile, accessors: %i[lang]
+  Account.store :extras
+end
+
+# Texts a store's column may hold: IndifferentCoder makes anything but a Hash {}
+STORE_TEXTS = {
+  options: ["{}", "{\"color\":\"red\",\"size\":3,\"nested\":{\"a\":[1,null]}}", "", "null", "[1,2]", "\"text\"", "3"],
+  profile: ["--- {}\n", "---\nlang: en\n:sym: 1\n", "--- !ruby/hash:ActiveSupport::HashWithIndifferentAccess\nlang: fr\n",
+            "", "--- \n", "--- []\n", "--- text\n", "---\n- 1\n"],
+  extras: ["---\nk: [1, 2]\n"]
+}.freeze
+
+def more_states(prefix, pg)
+  fmt = ->(name) { "#{prefix}_#{name}" }
+  ActiveRecord::Base.connection.execute("DELETE FROM #{%w[animals vehicles notes accounts].join('; DELETE FROM ')}")
+  dog = Dog.create!(name: "rex", legs: 4)
+  Animal.create!(name: "generic")
+  Animal.create!(name: "named", type: "Animal")
+  Puppy.create!(name: "bit")
+  cat = Zoo::Cat.create!(name: "tom")
+  row(fmt.("sti_created"), dog)
+  row(fmt.("sti_loaded"), Animal.find(dog.id))
+  row(fmt.("sti_read"), read_all(Animal.find(dog.id)))
+  row(fmt.("sti_namespaced"), Animal.find(cat.id))
+  row(fmt.("sti_new"), Dog.new(name: "new"))
+  row(fmt.("sti_new_base"), Animal.new(name: "base"))
+  row(fmt.("sti_changed"), Animal.find(dog.id).tap { |a| a.name = "renamed"; a.legs = "3" })
+  row(fmt.("sti_list"), Animal.order(:id).to_a)
+  row(fmt.("sti_in_hash"), { "pets" => Animal.order(:id).to_a, "first" => Dog.first })
+  car = Car.create!(name: "c", type: "sedan")
+  Vehicle.create!(name: "v")
+  row(fmt.("sti_custom_list"), Vehicle.order(:id).to_a)
+  row(fmt.("sti_custom_read"), read_all(Vehicle.find(car.id)))
+  Note.create!(body: "a", type: "reminder")
+  Note.create!(body: "b", type: "Note")
+  Note.create!(body: "c")
+  row(fmt.("sti_off_list"), Note.order(:id).to_a)
+
+  Account.create!(name: "a", color: "red", size: 3, lang: "en", extras: { "k" => [1, { "d" => nil, :s => 2.5 }] })
+  Account.create!(name: "empty")
+  STORE_TEXTS.each do |col, texts|
+    texts.each { |t| ActiveRecord::Base.connection.execute("INSERT INTO accounts (name, #{col}) VALUES ('raw', #{sql_text(t)})") }
+  end
+  ActiveRecord::Base.connection.execute("INSERT INTO accounts (name) VALUES (NULL)")
+  Account.order(:id).pluck(:id).each_with_index do |id, i|
+    row(fmt.("store_#{i + 1}"), Account.find(id))
+    row(fmt.("store_#{i + 1}_read"), read_all(Account.find(id)).tap { |a| a.color; a.lang })
+  end
+  row(fmt.("store_new"), Account.new(color: "blue", lang: "de"))
+  row(fmt.("store_new_empty"), Account.new)
+  row(fmt.("store_changed"), Account.order(:id).first.tap { |a| a.size = 4; a.extras = { "x" => 1 } })
+  row(fmt.("store_list"), Account.order(:id).to_a)
+
+  # a query's own columns: types the result gives (LazyAttributeSet's additional_types)
+  cols = if pg
+           "'2024-03-05 14:02:09.5+05:30'::timestamptz AS seen_at, '2024-03-05 14:02:09.123456'::timestamp AS seen_local, " \
+             "'-infinity'::timestamptz AS seen_never, '12.50'::numeric AS total, '1 day 02:00:00'::interval AS span, " \
+             "ARRAY[1, 2] AS nums, '2024-03-01'::date AS day, 't'::boolean AS yes, '{\"a\": 1}'::jsonb AS doc, " \
+             "'10.0.0.1/8'::inet AS addr, count(*) OVER () AS total_count"
+         else
+           "'2024-03-05 14:02:09.5' AS seen_at, 12.5 AS total, 1 AS yes, count(*) OVER () AS total_count"
+         end
+  row(fmt.("virtual"), Account.select("*, #{cols}").order(:id).first)
+  row(fmt.("virtual_read"), Account.select("*, #{cols}").order(:id).first.tap(&:attributes))
+  row(fmt.("virtual_sti"), Animal.select("animals.*, #{cols}").order(:id).to_a)
+end
+
+# ---------------------------------------------------------------------------
 # The records
 # ---------------------------------------------------------------------------
 
@@ -467,6 +569,8 @@ def run_adapter(prefix, config, schema, values, raw, form)
   ActiveRecord::Base.establish_connection(config)
   ActiveRecord::Schema.define(&schema)
   ActiveRecord::Schema.define(&DOC_SCHEMA)
+  ActiveRecord::Schema.define(&MORE_SCHEMA)
+  more_models
   model = Class.new(ActiveRecord::Base) { self.table_name = "things" }
   Object.send(:remove_const, :Thing) if Object.const_defined?(:Thing)
   Object.const_set(:Thing, model)
@@ -484,6 +588,7 @@ def run_adapter(prefix, config, schema, values, raw, form)
     name = "#{prefix}#{f ? "_f#{f.to_s.delete('.')}" : ''}"
     states(name, model, values, raw, form)
     doc_states(name, docs)
+    more_states(name, config[:adapter] == "postgresql")
   end
   yaml_rows
   ActiveRecord::Base.remove_connection
