@@ -34,7 +34,8 @@ SELECT name, expected, yaml_try(yaml, mode) AS got
 -- (the jsonb view refuses Hash keys whose to_s is an inspect text: 22023;
 -- it names classes and modules where ActiveSupport 6.1 writes {}, and shows
 -- an Encoding as its _dump, an OpenStruct as its table without the "table"
--- key ActiveSupport's instance_values gives: the jsonb view's choices)
+-- key ActiveSupport's instance_values gives, a TimeZone as its name where
+-- ActiveSupport dumps tzinfo's tables: the jsonb view's choices)
 CREATE FUNCTION yaml_jsonb(y text) RETURNS jsonb LANGUAGE plpgsql AS $$
 BEGIN
 	RETURN rbmarshal_from_yaml(y)::jsonb;
@@ -45,6 +46,7 @@ SELECT name, yaml_jsonb(yaml) AS got, json::jsonb AS expected
   FROM yaml_cases
  WHERE mode = '-' AND json <> '-' AND expected NOT LIKE '!%'
    AND yaml !~ '!ruby/(class|module|encoding|object:OpenStruct)'
+   AND json NOT LIKE '%"tzinfo":{"info":%'
    AND yaml_jsonb(yaml) IS DISTINCT FROM json::jsonb AND yaml_jsonb(yaml) <> '"refused"';
 SELECT count(*) > 500 AS jsonb_compared,
        count(*) FILTER (WHERE yaml_jsonb(yaml) = '"refused"') AS refused_keys

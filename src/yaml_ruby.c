@@ -18,6 +18,9 @@
 #include <stddef.h>
 #include <string.h>
 
+/* ActiveSupport::TimeZone::MAPPING (plain C data, shared with the zones hook) */
+#include "rbmarshal_zones.h"
+
 /* --- values ------------------------------------------------------------- */
 
 RVal *
@@ -896,7 +899,13 @@ revive_special(YState *st, YNode *n, const char *name, RVal *obj)
 				zname = zone->ivars.v[i].value;
 		if (zname == NULL)
 			yr_fail_at(st, n, MARSHAL_ERR_UNREPRESENTABLE, "a TimeZone without a name");
-		/* @utc = Time.utc(utc.year, ..., utc.sec + utc.subsec) */
+		/*
+		 * transfer_time_values_to_utc_constructor: a Time in UTC mode is
+		 * kept (the same object, so an alias of it is a link), any other
+		 * is Time.utc(utc.year, ..., utc.sec + utc.subsec); @time is
+		 * coder['time'] as it is.
+		 */
+		if (!utc->time->utc)
 		{
 			RVal	   *u = yr_new(st, RV_TIME);
 
@@ -944,10 +953,32 @@ revive_special(YState *st, YNode *n, const char *name, RVal *obj)
 	}
 	if (strcmp(name, "ActiveSupport::TimeZone") == 0)
 	{
+		RVal	   *zname;
+		RVal	   *tz = yr_new(st, RV_USERDEF);
+
+		/*
+		 * init_with: initialize(coder["name"]): @name, @utc_offset = nil,
+		 * @tzinfo = TZInfo::Timezone.get(MAPPING[name] || name), whose
+		 * _dump is its identifier (the zoneinfo source has no links).
+		 */
 		h = pairs_of(st, n);
-		if (!yr_hash_get(h, "name"))
+		zname = yr_hash_get(h, "name");
+		if (!zname || zname->kind != RV_STRING)
 			yr_fail_at(st, n, MARSHAL_ERR_UNREPRESENTABLE, "a TimeZone without a name");
-		yr_ivar_set(st, obj, "@name", 5, yr_hash_get(h, "name"));
+		tz->cls = "TZInfo::DataTimezone";
+		tz->str = zname->str;
+		tz->len = zname->len;
+		tz->enc = MENC_UTF8;
+		for (size_t i = 0; i < sizeof(rails_zones) / sizeof(rails_zones[0]); i++)
+			if (strlen(rails_zones[i].rails) == zname->len &&
+				memcmp(rails_zones[i].rails, zname->str, zname->len) == 0)
+			{
+				tz->str = rails_zones[i].tz;
+				tz->len = strlen(tz->str);
+			}
+		yr_ivar_set(st, obj, "@name", 5, zname);
+		yr_ivar_set(st, obj, "@utc_offset", 11, st->nil);
+		yr_ivar_set(st, obj, "@tzinfo", 7, tz);
 		return obj;
 	}
 	if (strcmp(name, "ActiveSupport::Duration") == 0)
@@ -1204,8 +1235,9 @@ map(YState *st, YNode *n)
 		return reg(st, n, range(st, n, b ? b : st->nil, e ? e : st->nil,
 								excl ? st->rtrue : st->rfalse));
 	}
+	/* Psych never registers an exception: an alias of its anchor is unknown */
 	if (tag_is(tag, "!ruby/exception", &rest) && (*rest == '\0' || *rest == ':'))
-		return reg(st, n, exception(st, n, class_name(*rest ? rest + 1 : NULL)));
+		return exception(st, n, class_name(*rest ? rest + 1 : NULL));
 	if (strcmp(tag, "!set") == 0 || strcmp(tag, "tag:yaml.org,2002:set") == 0)
 		return psych_hash(st, n, "Psych::Set");
 	if (tag_is(tag, "!ruby/hash-with-ivars", &rest) && (*rest == '\0' || *rest == ':'))

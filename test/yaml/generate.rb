@@ -10,7 +10,8 @@
 # YAMLColumn writes for records of several shapes, scalars that probe every
 # rule of ScalarScanner#tokenize, YAML in styles Psych reads but does not
 # write (flow style, explicit tags, anchors on scalars, merge keys, comments,
-# "..."), texts Psych refuses, and safe-mode cases.
+# "..."), texts Psych refuses, safe-mode cases, aliases Ruby's classes
+# share (aliases.rb) and what real apps store in YAML columns (columns.rb).
 #
 # Expected values are computed in a separate oracle process that only loads
 # the libraries and defines the user classes, forking once per text, so each
@@ -487,6 +488,18 @@ base.each_with_index do |(name, yaml, _), i|
 
     add("#{name} #{mode[0, 40]}", yaml, mode)
   end
+end
+
+# Aliases that Ruby's classes turn into shared objects, and what real apps
+# store in YAML columns (after the safe-mode loop, so the cases above keep
+# their modes); the columns also as Rails' safe_load with the classes an app
+# permits
+require_relative "aliases"
+require_relative "columns"
+AliasTexts.texts.each_with_index { |y, i| add("alias #{i}", y) }
+ColumnTexts.texts.each_with_index do |y, i|
+  add("column #{i}", y)
+  add("column #{i} #{SAFE_MODES[4][0, 40]}", y, SAFE_MODES[4]) if i.even?
 end
 
 require "tempfile"
