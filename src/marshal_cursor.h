@@ -40,7 +40,8 @@ typedef struct MarshalDoc
 	const uint8_t *buf;
 	size_t		len;
 	MarshalIndex index;
-	MarshalDocLazy lazy;		/* the reader's and the cursor's only */
+	MarshalDocLazy lazy;		/* the reader's and the cursor's; its hooks and depth
+								 * also serve inspect texts of keys */
 } MarshalDoc;
 
 extern void marshal_doc_lazy(MarshalDoc *doc, const uint8_t *buf, size_t len,

@@ -4,7 +4,8 @@
  *
  * {"a" => 1, b: [:c, 2.5, nil]}, Set[1, 2], #<struct Point x=1, y=2>,
  * #<Money @cents=500> (objects without their address), and "[...]" where a
- * value contains itself.  A walk over the cursor like the JSON view's; the
+ * value contains itself.  marshal_inspect_key: an Array Hash key's to_s, its
+ * inspect under Ruby 3.1 and ActiveSupport (key_shown says which values).  A walk over the cursor like the JSON view's; the
  * text is UTF-8, with strings escaped as String#inspect escapes them.
  */
 #include "marshal_inspect.h"
@@ -17,6 +18,11 @@
 #include <string.h>
 
 static MarshalStatus show(Out *o, size_t pos);
+
+/* strftime's %a (from the days since 1970-01-01, a Thursday) and %b */
+static const char *const day_names[] = {"Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"};
+static const char *const month_names[] = {"Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul",
+"Aug", "Sep", "Oct", "Nov", "Dec"};
 
 static MarshalStatus
 show_float_value(Out *o, double d)
@@ -153,6 +159,27 @@ show_date(Out *o, const MarshalNode *n, bool datetime)
 									 (int) (local % 60), of < 0 ? '-' : '+',
 									 (long long) (a / 3600), (long long) (a / 60 % 60));
 		}
+	}
+	if (o->as_key)
+	{
+		/*
+		 * ActiveSupport's readable_inspect: "Fri, 01 Mar 2024"; DateTime's
+		 * to_fs(:rfc822), "Mon, 01 Jan 2024 12:00:00 +0000"
+		 */
+		int64_t		local = df + (datetime ? of : 0);
+		int64_t		ljd = jd + marshal_floor_div(local, 86400);
+		int64_t		a = of < 0 ? -of : of;
+
+		local -= (ljd - jd) * 86400;
+		len = (size_t) snprintf(buf, sizeof(buf), "%s, %02d %s ",
+								day_names[(((ljd - 2440588) % 7) + 7) % 7], d, month_names[m - 1]);
+		len += marshal_format_year(y, buf + len);
+		if (datetime)
+			len += (size_t) snprintf(buf + len, sizeof(buf) - len, " %02d:%02d:%02d %c%02lld%02lld",
+									 (int) (local / 3600), (int) (local / 60 % 60),
+									 (int) (local % 60), of < 0 ? '-' : '+',
+									 (long long) (a / 3600), (long long) (a / 60 % 60));
+		return put(o, buf, len < sizeof(buf) ? len : sizeof(buf) - 1);
 	}
 	TRY(put(o, buf, len < sizeof(buf) ? len : sizeof(buf) - 1));
 	TRY(putf(o, " ((%lldj,%llds,", (long long) jd, (long long) df));
@@ -476,9 +503,6 @@ show_numeric_pair(Out *o, const MarshalNode *n, bool complex, bool *handled)
 static MarshalStatus
 show_time_with_zone(Out *o, const MarshalNode *n)
 {
-	static const char *const days[] = {"Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"};
-	static const char *const months[] = {"Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul",
-	"Aug", "Sep", "Oct", "Nov", "Dec"};
 	MarshalTime t;
 	MarshalBytes zone;
 	bool		utc_zone;
@@ -513,8 +537,8 @@ show_time_with_zone(Out *o, const MarshalNode *n)
 	if (abbrev[0] == '\0')
 		snprintf(abbrev, sizeof(abbrev), "%c%02lld%02lld", t.offset < 0 ? '-' : '+',
 				 (long long) (a / 3600), (long long) (a / 60 % 60));
-	len = (size_t) snprintf(buf, sizeof(buf), "%s, %02d %s ", days[((day % 7) + 7) % 7], d,
-							months[m - 1]);
+	len = (size_t) snprintf(buf, sizeof(buf), "%s, %02d %s ", day_names[((day % 7) + 7) % 7], d,
+							month_names[m - 1]);
 	len += marshal_format_year(y, buf + len);
 	len += (size_t) snprintf(buf + len, sizeof(buf) - len,
 							 " %02d:%02d:%02d.%09lld %s %c%02lld:%02lld",
@@ -880,6 +904,47 @@ show_container(Out *o, size_t pos)
 	return st;
 }
 
+/*
+ * Whether Ruby 3.1 with ActiveSupport shows the value by its bytes alone:
+ * nil, booleans, numbers, Strings, Symbols, Arrays of these, Time,
+ * TimeWithZone, Date, DateTime, BigDecimal.  Anything else shows an object
+ * address, or an inspect of its own (Hash, Set, Struct, Range...) that
+ * Ruby 3.1 writes otherwise than 4.0.
+ */
+static bool
+key_shown(const MarshalNode *n)
+{
+	switch (n->type)
+	{
+		case MT_NIL:
+		case MT_TRUE:
+		case MT_FALSE:
+		case MT_FIXNUM:
+		case MT_BIGNUM:
+		case MT_FLOAT:
+		case MT_STRING:
+		case MT_SYMBOL:
+		case MT_ARRAY:
+			return true;
+		case MT_OBJECT:
+		case MT_USERDEF:
+		case MT_USRMARSHAL:
+			switch (marshal_class_id(n))
+			{
+				case MC_TIME:
+				case MC_TIME_WITH_ZONE:
+				case MC_DATE:
+				case MC_DATETIME:
+				case MC_BIGDECIMAL:
+					return true;
+				default:
+					return false;
+			}
+		default:
+			return false;
+	}
+}
+
 static MarshalStatus
 show(Out *o, size_t pos)
 {
@@ -888,6 +953,11 @@ show(Out *o, size_t pos)
 	if (++o->steps % 4096 == 0 && o->walk.hooks && o->walk.hooks->check_interrupts)
 		o->walk.hooks->check_interrupts(o->walk.hooks->ctx);
 	TRY(marshal_node(o->doc, pos, &n, o->walk.err));
+	if (o->as_key && !key_shown(&n))
+	{
+		o->refused = true;
+		return fail(o, MARSHAL_ERR_LIMIT, pos, "an inspect text the bytes do not decide");
+	}
 	switch (n.type)
 	{
 		case MT_NIL:
@@ -938,6 +1008,33 @@ show(Out *o, size_t pos)
 		default:
 			return show_container(o, n.pos);
 	}
+}
+
+MarshalStatus
+marshal_inspect_key(const MarshalDoc *doc, size_t pos, char *buf, size_t size,
+					size_t *len, bool *ok, MarshalError *err)
+{
+	Out			o;
+	MarshalStatus st;
+
+	memset(&o, 0, sizeof(o));
+	marshal_walk_start(&o.walk, doc->lazy.hooks, doc->lazy.depth, err);
+	o.doc = doc;
+	o.limit = size - 1;
+	o.as_key = true;
+	st = show(&o, pos);
+	marshal_free(o.walk.hooks, o.active);
+	*ok = st == MARSHAL_OK;
+	if (*ok)
+	{
+		memcpy(buf, o.buf, o.len);
+		buf[o.len] = '\0';
+		*len = o.len;
+	}
+	else if (st == MARSHAL_ERR_LIMIT)
+		st = MARSHAL_OK;		/* refused, too long or too deep: no text */
+	marshal_free(o.walk.hooks, o.buf);
+	return st;
 }
 
 MarshalStatus

@@ -24,6 +24,13 @@ typedef struct Out
 	uint32_t	nactive;
 	uint32_t	activecap;
 	uint32_t	steps;
+	/*
+	 * A Hash key's to_s as Ruby 3.1 with ActiveSupport writes an Array's
+	 * (marshal_inspect_key): Date and DateTime as readable_inspect, and any
+	 * value whose inspect the bytes do not decide sets refused
+	 */
+	bool		as_key;
+	bool		refused;
 } Out;
 
 static inline MarshalStatus

@@ -560,8 +560,24 @@ marshal_inspect_string_body(Out *o, const uint8_t *s, size_t n, Charset cs)
 MarshalStatus
 marshal_inspect_string(Out *o, const MarshalNode *n)
 {
-	return marshal_inspect_string_body(o, n->data.ptr, n->data.len,
-							marshal_inspect_charset(n->encoding, n->encname));
+	Charset		cs = marshal_inspect_charset(n->encoding, n->encname);
+	const uint8_t *s = n->data.ptr;
+	size_t		len = n->data.len;
+
+	/*
+	 * Ruby 3.1 (a key's text) reads the dummy UTF-16 and UTF-32 by their
+	 * BOM (get_actual_encoding); 4.0 shows their bytes
+	 */
+	if (o->as_key && cs == CS_DUMMY && n->encoding == MENC_NAMED)
+	{
+		if (marshal_bytes_eq(n->encname, "UTF-16") && len >= 2)
+			cs = s[0] == 0xFE && s[1] == 0xFF ? CS_UTF16BE :
+				s[0] == 0xFF && s[1] == 0xFE ? CS_UTF16LE : cs;
+		else if (marshal_bytes_eq(n->encname, "UTF-32") && len >= 4)
+			cs = memcmp(s, "\0\0\xFE\xFF", 4) == 0 ? CS_UTF32BE :
+				memcmp(s, "\xFF\xFE\0\0", 4) == 0 ? CS_UTF32LE : cs;
+	}
+	return marshal_inspect_string_body(o, s, len, cs);
 }
 
 static bool

@@ -477,6 +477,9 @@ to_s(const MarshalDoc *doc, size_t pos, char *buf, size_t size, size_t *len,
 		case MT_SYMBOL:
 			*ok = put_text(&n.data, buf, size, len);
 			return MARSHAL_OK;
+		case MT_ARRAY:
+			/* groupdate's [status, Date] keys: Array#to_s is its inspect */
+			return marshal_inspect_key(doc, pos, buf, size, len, ok, err);
 		default:
 			break;
 	}
@@ -570,7 +573,7 @@ to_s(const MarshalDoc *doc, size_t pos, char *buf, size_t size, size_t *len,
 				return MARSHAL_OK;
 			}
 		default:
-			/* an Array, Hash, object...: to_s is an inspect text */
+			/* a Hash, object...: to_s is an inspect text with an address */
 			*ok = false;
 			return MARSHAL_OK;
 	}

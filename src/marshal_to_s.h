@@ -66,13 +66,23 @@ extern size_t marshal_ipv6_to_s(const unsigned g[8], bool zone, char *buf,
 /*
  * key.to_s of a Hash key or a Range end that is not a String or Symbol:
  * nil, true/false, numbers, Time, Date, DateTime, TimeWithZone, BigDecimal,
- * Rational, Complex, Duration and Ranges of these.  The text goes to buf;
+ * Rational, Complex, Duration, Ranges of these, and Arrays (their inspect).  The text goes to buf;
  * *ok false for values whose to_s is not made from the bytes (inspect
  * texts, out of room).
  */
 extern MarshalStatus marshal_to_s(const MarshalDoc *doc, size_t pos, char *buf,
 								  size_t size, size_t *len, bool *ok,
 								  MarshalError *err);
+
+/*
+ * Array#to_s (its inspect) as Ruby 3.1 with ActiveSupport writes it, of an
+ * Array whose elements are nil, booleans, numbers, Strings, Symbols, Time,
+ * TimeWithZone, Date, DateTime, BigDecimal or such Arrays (marshal_inspect.c);
+ * *ok false for any other, or a text past size - 1 bytes.
+ */
+extern MarshalStatus marshal_inspect_key(const MarshalDoc *doc, size_t pos,
+										 char *buf, size_t size, size_t *len,
+										 bool *ok, MarshalError *err);
 
 /* Time#to_s and TimeWithZone#to_s into out (80 bytes), marshal_time.c */
 extern MarshalStatus marshal_time_to_s(const MarshalDoc *doc,

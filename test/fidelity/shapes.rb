@@ -370,11 +370,42 @@ row("key_groupdate_by_week_twz", (0..3).to_h { |w| [twz("Eastern Time (US & Cana
 row("key_collisions", { 1 => "int", "1" => "str", 1.0 => "float", BigDecimal("1") => "bd", Rational(1) => "rat",
                         Date.new(2024, 1, 1) => "date", "2024-01-01" => "str date", nil => "nil", "" => "empty" })
 row("key_nested", { Date.new(2024, 1, 1) => { Time.utc(2024, 1, 1) => { (1..2) => { BigDecimal("1.5") => [nil] } } } })
-[[1, 2], { "a" => 1 }, Set[1], Point.new(1, 2), Money.new(1, "EUR"), [Date.new(2024, 1, 1)], (([1])..([2])),
- OpenStruct.new(a: 1)].each_with_index do |k, i|
+[[1, { "a" => 1 }], { "a" => 1 }, Set[1], Point.new(1, 2), Money.new(1, "EUR"), [Date.new(2024, 1, 1), Money.new(1, "EUR")],
+ [Object.new].then { |a| a..a }, OpenStruct.new(a: 1), [Point.new(1, 2)], [[1, [Set[2]]]], [1..2], [Rational(1, 3)], [3.days],
+ [:a, Object.new]].each_with_index do |k, i|
   row("key_refused_#{i + 1}", { "ok" => 1, k => "refused" })
 end
-row("key_refused_nested", [1, { "a" => { [1] => 2 } }])
+
+# Array keys (groupdate's group(:status).group_by_day(:created_at)): to_s is the Array's
+# inspect, its elements' inspect as Ruby 3.1 with ActiveSupport writes them (Date#inspect
+# is readable_inspect, "Fri, 01 Mar 2024"; DateTime's is to_fs(:rfc822))
+ARRAY_KEY_ELEMENTS = (SCALARS.values_at("date", "time_utc", "time_offset", "time_local", "twz", "datetime", "bigdecimal",
+                                        "float", "integer", "nil", "bool", "symbol", "string_subclass").flatten(1) +
+                      ["", "quote\"s", "tab\t\n", "é日本", "\e\x7f", "\#{x}", "\xFF\x00ab".b, "ü".encode("ISO-8859-1"),
+                       "日本".encode("Shift_JIS"), "é".encode("UTF-16LE"), "x".encode("UTF-32BE"), :"9x", :a?, :[], :+, :@iv,
+                       :$g, :A, :"é", Time.at(0, 123_456_789, :nsec).utc, Time.at(1, Rational(1, 3)).utc,
+                       Time.new(2024, 1, 1, 0, 0, 0, 3723), Date.new(2024, 2, 29), Date.new(1582, 10, 4), Date.new(-100, 1, 1),
+                       DateTime.new(2024, 1, 1, 0, 0, 0, Rational(3723, 86_400)), DateTime.new(-100, 1, 1)] +
+                      ENC_STRINGS.values_at("utf16_bom_le", "utf16_bom_be")).freeze
+STATUSES = %w[active pending archived].freeze
+row("key_array_groupdate", STATUSES.product((1..3).map { |d| Date.new(2024, 3, d) }).each_with_index.to_h { |k, i| [k, i] })
+row("key_array_groupdate_date_first",
+    (1..3).map { |d| Date.new(2024, 3, d) }.product(%w[x y]).each_with_index.to_h { |k, i| [k, i] })
+row("key_array_by_hour_twz", STATUSES.product([twz("Eastern Time (US & Canada)", 2024, 3, 10, 6),
+                                               twz("Eastern Time (US & Canada)", 2024, 3, 10, 7)]).to_h { |k| [k, 1] })
+row("key_array_by_week_time", [[Time.utc(2024, 3, 4), :a], [Time.local(2024, 3, 11), :b]].to_h { |k| [k, 2] })
+ARRAY_KEY_ELEMENTS.each_with_index do |e, i|
+  row(format("key_array_%02d", i + 1), { ["g", e] => i, [e] => "alone", "other" => 1 })
+end
+ARRAY_KEY_ELEMENTS.each_slice(5).with_index do |es, i|
+  row(format("key_array_mixed_%02d", i + 1), { es => i, [es.first, [es.last, []]] => "nested" })
+end
+row("key_array_empty_and_nested", { [] => 0, [[]] => 1, [[[1, [nil]]], "x"] => 2, [1, [2, [3, [4, [5]]]]] => 3 })
+row("key_array_collisions", { [1, 2] => "array", "[1, 2]" => "string", [1.0, 2] => "float" })
+row("key_array_hwia", ActiveSupport::HashWithIndifferentAccess.new(["a", Date.new(2024, 3, 1)] => 1, "b" => 2))
+row("key_array_nested_hash", { "report" => { ["active", Date.new(2024, 3, 1)] => { [:x, 1] => [nil] } } })
+row("key_array_range", { (([1])..([2])) => "range of arrays", ([Date.new(2024, 1, 1)]...[Date.new(2024, 2, 1)]) => 2 })
+row("key_refused_nested", [1, { "a" => { [1, Set[2]] => 2 } }])
 
 # --- range_*: every endpoint kind ------------------------------------------------------
 

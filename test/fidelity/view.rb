@@ -6,8 +6,10 @@
 #   Hash keys         every key whose to_s ActiveSupport writes is a step (Date, Time,
 #                     TimeWithZone, DateTime, BigDecimal, Rational, Complex, Range,
 #                     Duration, String subclasses...), by the text ActiveSupport writes
-#                     (UTF-16/32 keep their BOM as U+FEFF).  Keys whose to_s is an inspect
-#                     text (Array, Hash, Set, Struct, plain objects) are never steps: the
+#                     (UTF-16/32 keep their BOM as U+FEFF), Arrays of Strings, Symbols,
+#                     numbers, nil, booleans, times, dates, BigDecimals and such Arrays by
+#                     their inspect.  Keys whose to_s is another inspect text (Hash, Set,
+#                     Struct, plain objects, Arrays holding one) are never steps: the
 #                     extension refuses them.
 #   a user class's U  its marshal_dump data (UserMarshalled, shapes.rb)
 #   IPAddr, URI, Pathname, Multibyte::Chars: scalars (strings); Process::Status is a
@@ -36,14 +38,26 @@ module FidelityView
     end
   end
 
-  # Keys whose to_s is an inspect text: refused by the extension.
+  # Keys whose to_s is an inspect text the bytes do not decide: refused by the extension.
+  # An Array's to_s is its inspect, which the bytes decide for these elements.
   def inspect_text_key?(key)
     case key
     when Range then inspect_text_key?(key.begin) || inspect_text_key?(key.end)
+    when Array then !inspected_element?(key)
     when String, Symbol, Numeric, NilClass, TrueClass, FalseClass, Time, Date,
          ActiveSupport::TimeWithZone, ActiveSupport::Duration
       false
     else true
+    end
+  end
+
+  def inspected_element?(value)
+    case value
+    when Array then value.all? { |e| inspected_element?(e) }
+    when String, Symbol, Integer, Float, BigDecimal, NilClass, TrueClass, FalseClass, Time, Date,
+         ActiveSupport::TimeWithZone
+      true
+    else false
     end
   end
 
