@@ -163,7 +163,7 @@ map_free(MarshalWriter *w, Map *m)
 }
 
 static void
-put(MarshalWriter *w, const void *p, size_t n)
+put_grow(MarshalWriter *w, const void *p, size_t n)
 {
 	if (w->status != MARSHAL_OK)
 		return;
@@ -176,7 +176,23 @@ put(MarshalWriter *w, const void *p, size_t n)
 	w->len += n;
 }
 
-static void
+/*
+ * Every byte written comes through here: the common case (room left, no
+ * error: an error leaves cap at len or below) stays in line, without a call.
+ */
+static inline void
+put(MarshalWriter *w, const void *p, size_t n)
+{
+	if (w->status == MARSHAL_OK && n <= w->cap - w->len)
+	{
+		memcpy(w->buf + w->len, p, n);
+		w->len += n;
+		return;
+	}
+	put_grow(w, p, n);
+}
+
+static inline void
 put_byte(MarshalWriter *w, int c)
 {
 	uint8_t		b = (uint8_t) c;

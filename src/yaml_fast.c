@@ -528,25 +528,41 @@ typedef struct FHash
 	uint32_t	cap;
 } FHash;
 
+/*
+ * Keys are short: every byte is read by whole-word loads (the last word and
+ * the 4-byte halves overlap), never a byte loop; equal hashes are compared.
+ */
 static uint64_t
 key_hash(const char *s, size_t len, uint64_t h)
 {
+	const char *end = s + len;
+	uint64_t	x;
+	uint32_t	a,
+				b;
+
 	h ^= len * 0x9E3779B97F4A7C15ULL;
-	for (; len >= 8; s += 8, len -= 8)
+	if (len >= 8)
 	{
-		uint64_t	x;
-
-		memcpy(&x, s, 8);
-		h = (h ^ x) * 0xbf58476d1ce4e5b9ULL;
-		h ^= h >> 31;
+		for (; end - s > 8; s += 8)
+		{
+			memcpy(&x, s, 8);
+			h = (h ^ x) * 0xbf58476d1ce4e5b9ULL;
+			h ^= h >> 31;
+		}
+		memcpy(&x, end - 8, 8);
 	}
-	if (len)
+	else if (len >= 4)
 	{
-		uint64_t	x = 0;
-
-		memcpy(&x, s, len);
-		h = (h ^ x) * 0x94d049bb133111ebULL;
+		memcpy(&a, s, 4);
+		memcpy(&b, end - 4, 4);
+		x = a | (uint64_t) b << 32;
 	}
+	else if (len > 0)
+		x = (uint8_t) s[0] | (uint64_t) (uint8_t) s[len >> 1] << 8 |
+			(uint64_t) (uint8_t) s[len - 1] << 16;
+	else
+		x = 0;
+	h = (h ^ x) * 0x94d049bb133111ebULL;
 	h ^= h >> 29;
 	h *= 0xbf58476d1ce4e5b9ULL;
 	return h ^ (h >> 32);
