@@ -307,6 +307,9 @@ marshal_hex_digit(int c)
 
 /* Shortest round-trip decimal digits of |d| (d finite, non-zero). */
 extern int	marshal_shortest_digits(double d, char *digits, int *decpt);
+/* Float#to_s's layout of those digits (no sign): 1.5, 0.001, 1.0e+20 */
+extern size_t marshal_format_digits(const char *digits, int nd, int decpt,
+									char *out);
 
 
 extern int64_t marshal_days_from_civil(int64_t y, int m, int d);
@@ -366,6 +369,24 @@ typedef struct MarshalTime
 	bool		utc;
 	int64_t		offset;			/* seconds east of UTC when !utc */
 } MarshalTime;
+
+/* What a Time's ivars add to its payload (nano_den 1, submicro -1 if absent). */
+typedef struct MarshalTimeIvars
+{
+	int64_t		nano_num;
+	int64_t		nano_den;
+	bool		has_nano;
+	int			submicro;
+	bool		bad;			/* an offset or fraction of another class */
+} MarshalTimeIvars;
+
+/* a Time's payload decoded; its ivars applied; as_json's text of it */
+extern MarshalStatus marshal_time_payload(MarshalBytes data, size_t pos,
+										  MarshalTime *t, MarshalError *err);
+extern int	marshal_time_submicro(MarshalBytes b);	/* b.len >= 1 */
+extern MarshalStatus marshal_time_finish(MarshalTime *t, const MarshalTimeIvars *iv,
+										 size_t pos, MarshalError *err);
+extern size_t marshal_time_xmlschema(const MarshalTime *t, int prec, char *out);
 
 /* an Integer (fixnum, or bignum that fits 64 bits); *ok false if not one */
 extern MarshalStatus marshal_read_int(const MarshalDoc *doc, size_t pos,

@@ -6,7 +6,7 @@
  * Compact text (no spaces), keys in the order the walk gives them.  The
  * JSON speed work replaces this file; the walk does not depend on it.
  */
-#include "marshal_internal.h"
+#include "marshal_json_text.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,19 +14,14 @@
 
 typedef struct TextSink
 {
-	char	   *buf;
-	size_t		len;
-	size_t		cap;
-	bool		failed;
-	const MarshalHooks *hooks;
+	JsonBuf		out;
 	int			need_comma[MARSHAL_DEFAULT_MAX_DEPTH * 4 + 2];
 	int			level;
 	bool		after_key;
 } TextSink;
 
-/* Room for n more bytes and the final NUL; false once out of memory. */
-static bool
-text_grow(TextSink *t, size_t n)
+bool
+jbuf_grow(JsonBuf *t, size_t n)
 {
 	size_t		cap = t->cap ? t->cap : 256;
 	char	   *nb;
@@ -46,13 +41,126 @@ text_grow(TextSink *t, size_t n)
 	return true;
 }
 
+void
+jbuf_integer(JsonBuf *t, int64_t v)
+{
+	char		buf[24];
+	char	   *p = buf + sizeof(buf);
+	uint64_t	u = v < 0 ? -(uint64_t) v : (uint64_t) v;
+
+	do
+	{
+		*--p = (char) ('0' + u % 10);
+		u /= 10;
+	} while (u);
+	if (v < 0)
+		*--p = '-';
+	jbuf_put(t, p, (size_t) (buf + sizeof(buf) - p));
+}
+
+/* Whether any of the 8 bytes in x needs a look: < 0x20, '"', '\\' or >= 0x80. */
+static inline bool
+needs_look8(uint64_t x)
+{
+	const uint64_t ones = 0x0101010101010101ULL;
+	const uint64_t high = 0x8080808080808080ULL;
+	uint64_t	q = x ^ (ones * '"');
+	uint64_t	b = x ^ (ones * '\\');
+
+	/* exact for the word as a whole */
+	return (x | (x - ones * 0x20) | ((q - ones) & ~q) | ((b - ones) & ~b)) & high;
+}
+
+bool
+jbuf_quoted(JsonBuf *t, const uint8_t *s, size_t n, bool check_utf8)
+{
+	static const char hex[] = "0123456789abcdef";
+	size_t		start = t->len;
+	size_t		i = 0;
+	char	   *o;
+
+	/* the text and its quotes; escapes reserve more as they come */
+	if (!jbuf_reserve(t, n + 2))
+		return true;
+	o = t->buf + t->len;
+	*o++ = '"';
+	for (;;)
+	{
+		unsigned char c;
+		size_t		run = i;
+
+		/* text with nothing to look at, 8 bytes at a time */
+		for (; i + 8 <= n; i += 8)
+		{
+			uint64_t	x;
+
+			memcpy(&x, s + i, 8);
+			if (needs_look8(x))
+				break;
+		}
+		for (; i < n; i++)
+		{
+			c = s[i];
+			if (c < 0x20 || c == '"' || c == '\\' || c >= 0x80)
+				break;
+		}
+		memcpy(o, s + run, i - run);
+		o += i - run;
+		if (i >= n)
+			break;
+		c = s[i];
+		if (c >= 0x80)
+		{
+			size_t		k = marshal_utf8_seq(s + i, n - i);
+
+			if (k == 0 && check_utf8)
+			{
+				t->len = start;
+				return false;
+			}
+			if (k == 0)
+				k = 1;
+			memcpy(o, s + i, k);
+			o += k;
+			i += k;
+			continue;
+		}
+		if (c == 0 && check_utf8)
+		{
+			t->len = start;
+			return false;
+		}
+		/* an escape: up to 6 bytes for 1, with the rest and the quote */
+		t->len = (size_t) (o - t->buf);
+		if (!jbuf_reserve(t, 6 + (n - i) + 1))
+			return true;
+		o = t->buf + t->len;
+		*o++ = '\\';
+		if (c == '"' || c == '\\')
+			*o++ = (char) c;
+		else if (c == '\n')
+			*o++ = 'n';
+		else if (c == '\t')
+			*o++ = 't';
+		else
+		{
+			*o++ = 'u';
+			*o++ = '0';
+			*o++ = '0';
+			*o++ = hex[c >> 4];
+			*o++ = hex[c & 0xf];
+		}
+		i++;
+	}
+	*o++ = '"';
+	t->len = (size_t) (o - t->buf);
+	return true;
+}
+
 static inline void
 text_put(TextSink *t, const char *s, size_t n)
 {
-	if (t->len + n + 1 > t->cap && !text_grow(t, n))
-		return;
-	memcpy(t->buf + t->len, s, n);
-	t->len += n;
+	jbuf_put(&t->out, s, n);
 }
 
 /* Separators: a comma before every element but the first of a container. */
@@ -68,69 +176,10 @@ text_sep(TextSink *t)
 		text_put(t, ",", 1);
 }
 
-/* Whether any of the 8 bytes in x needs escaping: < 0x20, '"' or '\\'. */
-static inline bool
-needs_escape8(uint64_t x)
-{
-	const uint64_t ones = 0x0101010101010101ULL;
-	const uint64_t high = 0x8080808080808080ULL;
-	uint64_t	q = x ^ (ones * '"');
-	uint64_t	b = x ^ (ones * '\\');
-
-	/* exact for the word as a whole (bytes >= 0x80 never match) */
-	return (((x - ones * 0x20) & ~x) | ((q - ones) & ~q) | ((b - ones) & ~b)) & high;
-}
-
 static void
 text_quoted(TextSink *t, const char *s, size_t n)
 {
-	static const char hex[] = "0123456789abcdef";
-	size_t		start = 0;
-	size_t		i = 0;
-
-	text_put(t, "\"", 1);
-	for (;;)
-	{
-		unsigned char c;
-		char		esc[6] = {'\\', 'u', '0', '0'};
-		size_t		elen = 2;
-
-		/* text with nothing to escape, 8 bytes at a time */
-		for (; i + 8 <= n; i += 8)
-		{
-			uint64_t	x;
-
-			memcpy(&x, s + i, 8);
-			if (needs_escape8(x))
-				break;
-		}
-		for (; i < n; i++)
-		{
-			c = (unsigned char) s[i];
-			if (c < 0x20 || c == '"' || c == '\\')
-				break;
-		}
-		if (i >= n)
-			break;
-		c = (unsigned char) s[i];
-		text_put(t, s + start, i - start);
-		if (c == '"' || c == '\\')
-			esc[1] = (char) c;
-		else if (c == '\n')
-			esc[1] = 'n';
-		else if (c == '\t')
-			esc[1] = 't';
-		else
-		{
-			esc[4] = hex[c >> 4];
-			esc[5] = hex[c & 0xf];
-			elen = 6;
-		}
-		text_put(t, esc, elen);
-		start = ++i;
-	}
-	text_put(t, s + start, n - start);
-	text_put(t, "\"", 1);
+	jbuf_quoted(&t->out, (const uint8_t *) s, n, false);
 }
 
 static void
@@ -197,19 +246,10 @@ text_boolean(void *ctx, bool v)
 static void
 text_integer(void *ctx, int64_t v)
 {
-	char		buf[24];
-	char	   *p = buf + sizeof(buf);
-	uint64_t	u = v < 0 ? -(uint64_t) v : (uint64_t) v;
+	TextSink   *t = ctx;
 
-	do
-	{
-		*--p = (char) ('0' + u % 10);
-		u /= 10;
-	} while (u);
-	if (v < 0)
-		*--p = '-';
-	text_sep(ctx);
-	text_put(ctx, p, (size_t) (buf + sizeof(buf) - p));
+	text_sep(t);
+	jbuf_integer(&t->out, v);
 }
 
 static void
@@ -231,10 +271,29 @@ marshal_to_json_text(const uint8_t *buf, size_t len,
 		text_end_array, text_key, text_string, text_null, text_boolean,
 		text_integer, text_number, NULL, NULL, NULL
 	};
+	JsonBuf		fast = {NULL, 0, 0, false, hooks};
 	MarshalStatus st;
 
 	*out = NULL;
 	*outlen = 0;
+	err->status = MARSHAL_OK;
+
+	/*
+	 * Validated, then written in one pass where it can be (no index, no
+	 * nodes); else by the indexed walk below, which also says what is wrong.
+	 */
+	st = marshal_validate(buf, len, hooks, opts->max_depth, err);
+	if (st != MARSHAL_OK)
+		return st;
+	if (marshal_json_fast(buf, len, opts, hooks, &fast) && !fast.failed)
+	{
+		fast.buf[fast.len] = '\0';
+		*out = fast.buf;
+		*outlen = fast.len;
+		return MARSHAL_OK;
+	}
+	marshal_free(hooks, fast.buf);
+
 	st = marshal_doc_open(&doc, buf, len, hooks, opts->max_depth, err);
 	if (st != MARSHAL_OK)
 		return st;
@@ -246,30 +305,26 @@ marshal_to_json_text(const uint8_t *buf, size_t len,
 		return MARSHAL_ERR_NOMEM;
 	}
 	/* need_comma[] is set as each level opens: no need to clear it */
-	t->buf = NULL;
-	t->len = t->cap = 0;
-	t->failed = false;
+	t->out = (JsonBuf) {NULL, 0, 0, false, hooks};
 	t->level = 0;
 	t->need_comma[0] = 0;
 	t->after_key = false;
-	t->hooks = hooks;
 	sink.ctx = t;
 	st = marshal_to_json(&doc, &sink, opts, hooks, err);
 	marshal_index_free(&doc.index, hooks);
-	if (st == MARSHAL_OK && t->failed)
+	if (st == MARSHAL_OK && (t->out.failed || !jbuf_reserve(&t->out, 0)))
 	{
 		err->status = st = MARSHAL_ERR_NOMEM;
 		snprintf(err->detail, sizeof(err->detail), "out of memory");
 	}
 	if (st == MARSHAL_OK)
 	{
-		text_put(t, "", 0);
-		t->buf[t->len] = '\0';
-		*out = t->buf;
-		*outlen = t->len;
+		t->out.buf[t->out.len] = '\0';
+		*out = t->out.buf;
+		*outlen = t->out.len;
 	}
 	else
-		marshal_free(hooks, t->buf);
+		marshal_free(hooks, t->out.buf);
 	marshal_free(hooks, t);
 	return st;
 }

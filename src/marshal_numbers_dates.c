@@ -157,6 +157,14 @@ marshal_format_float(double d, char *out)
 		return (size_t) (p - out) + 3;
 	}
 	nd = marshal_shortest_digits(d, digits, &decpt);
+	return (size_t) (p - out) + marshal_format_digits(digits, nd, decpt, p);
+}
+
+size_t
+marshal_format_digits(const char *digits, int nd, int decpt, char *out)
+{
+	char	   *p = out;
+
 	if (decpt > 0 && decpt <= DBL_DIG)
 	{
 		/* 123.45, 1.0, 1200.0 */

@@ -82,15 +82,11 @@ marshal_read_int_or_rational(const MarshalDoc *doc, size_t pos, int64_t *v,
 	return marshal_read_int(doc, pos, v, ok, err);
 }
 
-/* What a Time's ivars say besides its payload. */
+/* What a Time's ivars say besides its payload (MarshalTimeIvars). */
 typedef struct TimeIvars
 {
 	MarshalTime *t;
-	int64_t		nano_num;
-	int64_t		nano_den;
-	bool		has_nano;
-	int			submicro;		/* -1 if absent */
-	bool		bad;
+	MarshalTimeIvars iv;
 } TimeIvars;
 
 static MarshalStatus
@@ -108,45 +104,45 @@ time_ivar_fn(const MarshalDoc *doc, MarshalBytes name, size_t vpos, void *arg,
 	}
 	else if (marshal_bytes_eq(name, "nano_num"))
 	{
-		TRY(marshal_read_int(doc, vpos, &ti->nano_num, &ok, err));
-		ti->has_nano = true;
+		TRY(marshal_read_int(doc, vpos, &ti->iv.nano_num, &ok, err));
+		ti->iv.has_nano = true;
 	}
 	else if (marshal_bytes_eq(name, "nano_den"))
-		TRY(marshal_read_int(doc, vpos, &ti->nano_den, &ok, err));
+		TRY(marshal_read_int(doc, vpos, &ti->iv.nano_den, &ok, err));
 	else if (marshal_bytes_eq(name, "submicro"))
 	{
 		MarshalNode n;
 
 		TRY(marshal_node(doc, vpos, &n, err));
 		if (n.type == MT_STRING && n.data.len >= 1)
-		{
-			/* packed BCD: the hundreds, tens and units of the nanoseconds */
-			int			d0 = n.data.ptr[0] >> 4;
-			int			d1 = n.data.ptr[0] & 15;
-			int			d2 = n.data.len > 1 ? n.data.ptr[1] >> 4 : 0;
-
-			ti->submicro = d0 * 100 + d1 * 10 + d2;
-		}
+			ti->iv.submicro = marshal_time_submicro(n.data);
 	}
 	if (!ok)
-		ti->bad = true;
+		ti->iv.bad = true;
 	return MARSHAL_OK;
 }
 
-/* Decode a Time node (u :Time) per time.c's time_mdump layout. */
-MarshalStatus
-marshal_time_decode(const MarshalDoc *doc, const MarshalNode *n,
-					MarshalTime *t, MarshalError *err)
+int
+marshal_time_submicro(MarshalBytes b)
 {
-	const uint8_t *b = n->data.ptr;
+	/* packed BCD: the hundreds, tens and units of the nanoseconds */
+	return (b.ptr[0] >> 4) * 100 + (b.ptr[0] & 15) * 10 +
+		(b.len > 1 ? b.ptr[1] >> 4 : 0);
+}
+
+/* Decode a Time's _dump payload (time.c's time_mdump layout) at pos. */
+MarshalStatus
+marshal_time_payload(MarshalBytes data, size_t pos, MarshalTime *t,
+					 MarshalError *err)
+{
+	const uint8_t *b = data.ptr;
 	uint32_t	p;
 	uint32_t	s;
-	TimeIvars	ti;
 
 	memset(t, 0, sizeof(*t));
-	if (n->data.len < 8)
-		return time_fail(err, n->pos, "Time payload of %zu bytes is too short",
-						 n->data.len);
+	if (data.len < 8)
+		return time_fail(err, pos, "Time payload of %zu bytes is too short",
+						 data.len);
 	p = (uint32_t) b[0] | (uint32_t) b[1] << 8 | (uint32_t) b[2] << 16 | (uint32_t) b[3] << 24;
 	s = (uint32_t) b[4] | (uint32_t) b[5] << 8 | (uint32_t) b[6] << 16 | (uint32_t) b[7] << 24;
 	if (!(p & (1u << 31)))
@@ -165,10 +161,10 @@ marshal_time_decode(const MarshalDoc *doc, const MarshalNode *n,
 		int			min = (s >> 26) & 0x3f;
 		int			sec = (s >> 20) & 0x3f;
 
-		if (n->data.len > 8)
+		if (data.len > 8)
 		{
 			/* years outside 1900..1900+0xffff carry an extension */
-			MarshalDoc	sub = {.buf = b + 8, .len = n->data.len - 8};
+			MarshalDoc	sub = {.buf = b + 8, .len = data.len - 8};
 			size_t		e;
 			int64_t		ext;
 
@@ -179,7 +175,7 @@ marshal_time_decode(const MarshalDoc *doc, const MarshalNode *n,
 
 				/* past 4 bytes of years, seconds since 1970 overflow 64 bits */
 				if (ext > 4)
-					return time_fail(err, n->pos,
+					return time_fail(err, pos,
 									 "Time year extension of %d bytes is out of range",
 									 (int) ext);
 				for (int64_t i = ext; i-- > 0;)
@@ -192,11 +188,35 @@ marshal_time_decode(const MarshalDoc *doc, const MarshalNode *n,
 			hour * 3600 + min * 60 + sec;
 		t->nsec = (int64_t) (s & 0xfffff) * 1000;
 	}
+	return MARSHAL_OK;
+}
 
+MarshalStatus
+marshal_time_finish(MarshalTime *t, const MarshalTimeIvars *iv, size_t pos,
+					MarshalError *err)
+{
+	if (iv->bad || iv->nano_den <= 0)
+		return time_fail(err, pos,
+						 "Time with an offset or fraction that is not an Integer or Rational");
+	if (iv->has_nano)
+		t->nsec += iv->nano_num / iv->nano_den;
+	else if (iv->submicro >= 0)
+		t->nsec += iv->submicro;
+	return MARSHAL_OK;
+}
+
+/* Decode a Time node (u :Time) per time.c's time_mdump layout. */
+MarshalStatus
+marshal_time_decode(const MarshalDoc *doc, const MarshalNode *n,
+					MarshalTime *t, MarshalError *err)
+{
+	TimeIvars	ti;
+
+	TRY(marshal_time_payload(n->data, n->pos, t, err));
 	memset(&ti, 0, sizeof(ti));
 	ti.t = t;
-	ti.nano_den = 1;
-	ti.submicro = -1;
+	ti.iv.nano_den = 1;
+	ti.iv.submicro = -1;
 	t->offset = 0;
 	{
 		bool		utc_flag = t->utc;
@@ -214,14 +234,7 @@ marshal_time_decode(const MarshalDoc *doc, const MarshalNode *n,
 		}
 		t->utc = utc_flag;
 	}
-	if (ti.bad || ti.nano_den <= 0)
-		return time_fail(err, n->pos,
-						 "Time with an offset or fraction that is not an Integer or Rational");
-	if (ti.has_nano)
-		t->nsec += ti.nano_num / ti.nano_den;
-	else if (ti.submicro >= 0)
-		t->nsec += ti.submicro;
-	return MARSHAL_OK;
+	return marshal_time_finish(t, &ti.iv, n->pos, err);
 }
 
 /* Date and DateTime's marshal_dump [nth, jd, df, sf, of, sg]: the first five. */
@@ -314,12 +327,21 @@ marshal_time_json(const MarshalDoc *doc, const MarshalNode *n, int prec,
 	MarshalTime t;
 
 	TRY(marshal_time_decode(doc, n, &t, err));
-	*len = marshal_format_wall(t.epoch + (t.utc ? 0 : t.offset), t.nsec, prec, out);
-	if (t.utc)
-		out[(*len)++] = 'Z';
-	else
-		*len += format_offset(t.offset, out + *len);
+	*len = marshal_time_xmlschema(&t, prec, out);
 	return MARSHAL_OK;
+}
+
+size_t
+marshal_time_xmlschema(const MarshalTime *t, int prec, char *out)
+{
+	size_t		len = marshal_format_wall(t->epoch + (t->utc ? 0 : t->offset),
+										  t->nsec, prec, out);
+
+	if (t->utc)
+		out[len++] = 'Z';
+	else
+		len += format_offset(t->offset, out + len);
+	return len;
 }
 
 /* "+0530" as strftime("%z") prints a UTC offset in seconds (no seconds). */

@@ -1,0 +1,856 @@
+/*
+ * marshal_json_fast.c
+ *		Marshal to JSON text in one pass over a validated stream, for the
+ *		values most streams hold: nil, booleans, Integers, Floats, Strings and
+ *		Symbols in UTF-8, US-ASCII or binary, Arrays, Hashes with String or
+ *		Symbol keys, Times, and links to any of them.
+ *
+ * It writes what the indexed walk (marshal_json.c) and the text sink write,
+ * byte for byte, without the index or nodes: it numbers objects and symbols
+ * as it meets them (links only point back), writes a link's target again
+ * from its bytes, and puts a Hash's pairs in jsonb's key order (as the walk
+ * does for 2 to 256 String or Symbol keys) by moving their finished text.
+ * Anything else (another class, an encoding by name, text that is not
+ * UTF-8, a cycle, the depth or expansion limit) gives up, and the caller
+ * takes the indexed walk, which also gives the error.  Test:
+ * test/json_identity/check.sh compares the two over every stored input.
+ */
+#include "marshal_json_text.h"
+
+#include <math.h>
+#include <stddef.h>
+#include <string.h>
+
+/* An object slot: where its value starts, and whether it is being written. */
+#define OBJ_OPEN	0x80000000u
+
+/* Symbol encodings: as the walk's text of them */
+#define SYM_BINARY	0
+#define SYM_UTF8	1
+#define SYM_ASCII	2
+
+typedef struct FastSym
+{
+	uint32_t	pos;			/* of the name's bytes */
+	uint32_t	len;
+	uint8_t		enc;			/* SYM_* */
+	bool		ivars;			/* defined with an I wrapper */
+} FastSym;
+
+/* A Hash pair's text, for putting the pairs in jsonb's order */
+typedef struct FastPair
+{
+	size_t		start;			/* "key":value, without the comma */
+	size_t		end;
+	const uint8_t *key;
+	size_t		keylen;
+} FastPair;
+
+typedef struct Fast
+{
+	const uint8_t *b;
+	size_t		len;
+	JsonBuf    *out;
+	const MarshalHooks *hooks;
+	int			prec;
+	uint64_t	cost;
+	uint64_t	max_cost;
+	uint32_t	depth;
+	uint32_t	max_depth;
+	uint32_t	steps;
+	bool		replay;			/* writing a link's target again */
+	uint32_t   *obj;
+	uint32_t	nobj;
+	uint32_t	objcap;
+	FastSym    *sym;
+	uint32_t	nsym;
+	uint32_t	symcap;
+	FastPair   *pairs;
+	uint32_t	npairs;
+	uint32_t	paircap;
+	char	   *tmp;
+	size_t		tmpcap;
+	FastSym		replayed;		/* a symbol defined again while replaying */
+} Fast;
+
+/* Hashes up to this size have their keys in jsonb's order (marshal_json.c) */
+#define PRESORT_MAX 256
+
+static bool fast_value(Fast *f, size_t *pos, bool charge);
+
+/* Room for one more of a table's entries (size each), doubling. */
+static bool
+fast_grow(Fast *f, void **table, uint32_t *cap, size_t size)
+{
+	uint32_t	n = *cap ? *cap * 2 : 64;
+	void	   *p = marshal_realloc(f->hooks, *table, (size_t) n * size);
+
+	if (p == NULL)
+		return false;
+	*table = p;
+	*cap = n;
+	return true;
+}
+
+/* MRI's r_entry: the next object slot, unless writing a target again. */
+static inline bool
+add_object(Fast *f, size_t at, uint32_t *slot)
+{
+	if (f->replay)
+		return true;
+	if (f->nobj == f->objcap && !fast_grow(f, (void **) &f->obj, &f->objcap, sizeof(uint32_t)))
+		return false;
+	if (slot)
+		*slot = f->nobj;
+	f->obj[f->nobj++] = (uint32_t) at;
+	return true;
+}
+
+/* The walk's budget: one for a value and one and len/16 for text. */
+static inline bool
+charge(Fast *f, size_t len)
+{
+	f->cost += 1 + len / 16;
+	return f->cost <= f->max_cost;
+}
+
+static inline bool
+read_long(Fast *f, size_t *pos, int64_t *x)
+{
+	return marshal_decode_long(f->b, f->len, pos, x);
+}
+
+/* A length and that many bytes. */
+static inline bool
+read_bytes(Fast *f, size_t *pos, const uint8_t **s, size_t *n)
+{
+	int64_t		x;
+
+	if (!read_long(f, pos, &x) || x < 0 || (uint64_t) x > f->len - *pos)
+		return false;
+	*s = f->b + *pos;
+	*n = (size_t) x;
+	*pos += (size_t) x;
+	return true;
+}
+
+/* Whether the long from start to end is written as MRI writes it. */
+static bool
+canonical_long(const uint8_t *b, size_t start, size_t end, int64_t x)
+{
+	int8_t		c = (int8_t) b[start];
+	uint8_t		buf[9];
+
+	if (c == 5 || c == -5)
+		return false;
+	if (c == 0 || c > 4 || c < -4)
+		return true;
+	return marshal_encode_long(x, buf) == end - start &&
+		memcmp(buf, b + start, end - start) == 0;
+}
+
+static bool read_symbol(Fast *f, size_t *pos, const FastSym **out);
+
+/*
+ * The ivar block of an I-wrapped String or Symbol that has only E: its
+ * encoding.  *plain: written as the leaf reader knows it (count 06, E as
+ * :E or a link to a plain E), which decides whether a key is sorted.
+ */
+static bool
+read_e_ivar(Fast *f, size_t *pos, uint8_t *enc, bool *plain)
+{
+	const FastSym *name;
+
+	if (*pos + 2 >= f->len || f->b[*pos] != 0x06)
+		return false;			/* any other count: the walk's */
+	(*pos)++;
+	/* the leaf reader takes :E written 06 E, or a link */
+	*plain = f->b[*pos] == MT_SYMLINK || f->b[*pos + 1] == 0x06;
+	if (!read_symbol(f, pos, &name) || name->len != 1 || f->b[name->pos] != 'E' ||
+		name->ivars || *pos >= f->len)
+		return false;
+	if (f->b[*pos] == MT_TRUE)
+		*enc = SYM_UTF8;
+	else if (f->b[*pos] == MT_FALSE)
+		*enc = SYM_ASCII;
+	else
+		return false;
+	(*pos)++;
+	return true;
+}
+
+/* A symbol (":", ";n" or "I:" with E), numbered as it is defined. */
+static bool
+read_symbol(Fast *f, size_t *pos, const FastSym **out)
+{
+	const uint8_t *b = f->b;
+	bool		ivars = false;
+	const uint8_t *s;
+	size_t		n;
+	uint32_t	idx = 0;
+
+	if (*pos >= f->len)
+		return false;
+	if (b[*pos] == MT_SYMLINK)
+	{
+		int64_t		k;
+
+		(*pos)++;
+		if (!read_long(f, pos, &k) || k < 0 || k >= f->nsym)
+			return false;
+		*out = &f->sym[k];
+		return true;
+	}
+	if (b[*pos] == MT_IVAR)
+	{
+		ivars = true;
+		(*pos)++;
+	}
+	if (*pos >= f->len || b[*pos] != MT_SYMBOL)
+		return false;
+	(*pos)++;
+	if (!read_bytes(f, pos, &s, &n))
+		return false;
+	if (!f->replay)
+	{
+		if (f->nsym == f->symcap && !fast_grow(f, (void **) &f->sym, &f->symcap, sizeof(FastSym)))
+			return false;
+		idx = f->nsym++;
+		f->sym[idx].pos = (uint32_t) (s - b);
+		f->sym[idx].len = (uint32_t) n;
+		f->sym[idx].enc = SYM_BINARY;
+		f->sym[idx].ivars = ivars;
+	}
+	if (ivars)
+	{
+		uint8_t		enc;
+		bool		plain;
+
+		if (!read_e_ivar(f, pos, &enc, &plain))
+			return false;
+		if (!f->replay)
+			f->sym[idx].enc = enc;
+	}
+	if (f->replay)
+	{
+		/* defined again while writing a target: the same symbol, unnumbered */
+		f->replayed.pos = (uint32_t) (s - b);
+		f->replayed.len = (uint32_t) n;
+		f->replayed.enc = SYM_BINARY;
+		f->replayed.ivars = ivars;
+		*out = &f->replayed;
+		return true;
+	}
+	*out = &f->sym[idx];
+	return true;
+}
+
+/* Text of a String or Symbol: valid UTF-8 as it is, else the walk's. */
+static inline bool
+put_text(Fast *f, const uint8_t *s, size_t n)
+{
+	return charge(f, n) && jbuf_quoted(f->out, s, n, true);
+}
+
+/*
+ * A String at *pos ('"' or 'I"' with E), numbered.  *sortable false for
+ * bytes the leaf reader does not take (it decides key order).
+ */
+static bool
+read_string(Fast *f, size_t *pos, const uint8_t **s, size_t *n, bool *sortable)
+{
+	size_t		at = *pos;
+	bool		ivars = f->b[at] == MT_IVAR;
+	size_t		lenpos;
+	int64_t		x;
+
+	*pos += ivars ? 2 : 1;
+	lenpos = *pos;
+	if (!read_long(f, pos, &x) || x < 0 || (uint64_t) x > f->len - *pos)
+		return false;
+	*sortable = canonical_long(f->b, lenpos, *pos, x);
+	*s = f->b + *pos;
+	*n = (size_t) x;
+	*pos += (size_t) x;
+	if (!add_object(f, at, NULL))
+		return false;
+	if (ivars)
+	{
+		uint8_t		enc;
+		bool		plain;
+
+		if (!read_e_ivar(f, pos, &enc, &plain))
+			return false;
+		*sortable &= plain;
+	}
+	return true;
+}
+
+/* A Hash key: a String or a Symbol, written with its colon. */
+static bool
+fast_key(Fast *f, size_t *pos, const uint8_t **key, size_t *keylen, bool *sortable)
+{
+	const uint8_t *b = f->b;
+	const uint8_t *s;
+	size_t		n;
+
+	if (*pos + 1 >= f->len)
+		return false;
+	if (b[*pos] == MT_STRING || (b[*pos] == MT_IVAR && b[*pos + 1] == MT_STRING))
+	{
+		bool		leaf;
+
+		if (!read_string(f, pos, &s, &n, &leaf))
+			return false;
+		if (!leaf)
+			*sortable = false;
+	}
+	else
+	{
+		const FastSym *sym;
+
+		/* the walk sorts keys written ":" or ";", not "I:" */
+		if (b[*pos] == MT_IVAR)
+			*sortable = false;
+		if (!read_symbol(f, pos, &sym))
+			return false;
+		s = b + sym->pos;
+		n = sym->len;
+	}
+	if (!put_text(f, s, n))
+		return false;
+	jbuf_putc(f->out, ':');
+	*key = s;
+	*keylen = n;
+	return true;
+}
+
+static bool
+pair_before(const FastPair *a, const FastPair *b)
+{
+	if (a->keylen != b->keylen)
+		return a->keylen < b->keylen;
+	return memcmp(a->key, b->key, a->keylen) < 0;
+}
+
+/*
+ * The pairs from pairs[0] on, written in stream order, put in jsonb's key
+ * order (stable: equal keys keep their order, as the walk's insertion sort).
+ */
+static bool
+sort_pairs(Fast *f, FastPair *pairs, uint32_t count)
+{
+	uint16_t	order[PRESORT_MAX];
+	bool		moved = false;
+	size_t		from = pairs[0].start;
+	size_t		size = pairs[count - 1].end - from;
+	char	   *o;
+
+	for (uint32_t i = 0; i < count; i++)
+	{
+		uint32_t	j;
+
+		for (j = i; j > 0 && pair_before(&pairs[i], &pairs[order[j - 1]]); j--)
+			order[j] = order[j - 1];
+		order[j] = (uint16_t) i;
+		moved |= j != i;
+	}
+	if (!moved)
+		return true;
+	if (size > f->tmpcap)
+	{
+		char	   *p = marshal_realloc(f->hooks, f->tmp, size);
+
+		if (p == NULL)
+			return false;
+		f->tmp = p;
+		f->tmpcap = size;
+	}
+	o = f->tmp;
+	for (uint32_t i = 0; i < count; i++)
+	{
+		const FastPair *p = &pairs[order[i]];
+
+		if (i > 0)
+			*o++ = ',';
+		memcpy(o, f->out->buf + p->start, p->end - p->start);
+		o += p->end - p->start;
+	}
+	memcpy(f->out->buf + from, f->tmp, size);
+	return true;
+}
+
+static bool
+fast_hash(Fast *f, size_t *pos)
+{
+	int64_t		count;
+	uint32_t	base = f->npairs;
+	bool		sortable;
+	bool		ok = true;
+
+	(*pos)++;
+	if (!read_long(f, pos, &count) || count < 0 || (uint64_t) count > f->len - *pos)
+		return false;
+	sortable = count > 1 && count <= PRESORT_MAX;
+	jbuf_putc(f->out, '{');
+	for (int64_t i = 0; i < count && ok; i++)
+	{
+		size_t		start;
+		const uint8_t *key;
+		size_t		keylen;
+
+		if (i > 0)
+			jbuf_putc(f->out, ',');
+		start = f->out->len;
+		ok = fast_key(f, pos, &key, &keylen, &sortable) && fast_value(f, pos, true);
+		if (ok && sortable)
+		{
+			FastPair   *p;
+
+			if (f->npairs == f->paircap &&
+				!fast_grow(f, (void **) &f->pairs, &f->paircap, sizeof(FastPair)))
+				return false;
+			p = &f->pairs[f->npairs++];
+			p->start = start;
+			p->end = f->out->len;
+			p->key = key;
+			p->keylen = keylen;
+		}
+	}
+	/* the pairs' text is all written: sorted only if every key allowed it */
+	if (ok && sortable && !f->out->failed)
+		ok = sort_pairs(f, &f->pairs[base], (uint32_t) count);
+	f->npairs = base;
+	jbuf_putc(f->out, '}');
+	return ok;
+}
+
+static bool
+fast_array(Fast *f, size_t *pos)
+{
+	int64_t		count;
+
+	(*pos)++;
+	if (!read_long(f, pos, &count) || count < 0 || (uint64_t) count > f->len - *pos)
+		return false;
+	jbuf_putc(f->out, '[');
+	for (int64_t i = 0; i < count; i++)
+	{
+		if (i > 0)
+			jbuf_putc(f->out, ',');
+		if (!fast_value(f, pos, true))
+			return false;
+	}
+	jbuf_putc(f->out, ']');
+	return true;
+}
+
+/*
+ * A Float: as the walk writes it (marshal_format_float of strtod's double),
+ * but from MRI's own text when that has 15 significant digits or fewer and
+ * is a normal double: then it is its shortest form, digit for digit (a
+ * decimal of at most DBL_DIG digits reads back from its double), so only
+ * the layout changes.
+ */
+static bool
+fast_float(Fast *f, const uint8_t *t, size_t n)
+{
+	char		digits[20];
+	char		text[40];
+	int			nd = 0;
+	int			decpt = 0;
+	int			exp = 0;
+	size_t		i = 0;
+	bool		neg = false;
+	bool		point = false;
+	bool		any = false;
+	double		d;
+
+	if (n > 0 && t[0] == '-')
+	{
+		neg = true;
+		i++;
+	}
+	for (; i < n; i++)
+	{
+		uint8_t		c = t[i];
+
+		if (c == '.' && !point)
+		{
+			point = true;
+			continue;
+		}
+		if (c < '0' || c > '9')
+			break;
+		any = true;
+		if (c == '0' && nd == 0)
+		{
+			/* a leading zero: after the point it moves the exponent */
+			if (point)
+				decpt--;
+			continue;
+		}
+		if (nd == 15)
+			goto slow;
+		digits[nd++] = (char) c;
+		if (!point)
+			decpt++;
+	}
+	if (i < n && (t[i] == 'e' || t[i] == 'E') && any)
+	{
+		bool		eneg = false;
+		size_t		k = 0;
+
+		i++;
+		if (i < n && (t[i] == '-' || t[i] == '+'))
+			eneg = t[i++] == '-';
+		for (; i < n && k < 4 && t[i] >= '0' && t[i] <= '9'; i++, k++)
+			exp = exp * 10 + (t[i] - '0');
+		if (k == 0)
+			goto slow;
+		if (eneg)
+			exp = -exp;
+	}
+	if (i != n || !any || nd == 0 || (n > 0 && t[n - 1] == '.') ||
+		(point && n > 0 && (t[0] == '.' || (neg && t[1] == '.'))))
+		goto slow;
+	decpt += exp;
+	/* a normal double, far from the ends of the range */
+	if (decpt - 1 < -307 || decpt - 1 > 307)
+		goto slow;
+	while (nd > 1 && digits[nd - 1] == '0')
+		nd--;
+	{
+		size_t		len = 0;
+
+		if (neg)
+			text[len++] = '-';
+		len += marshal_format_digits(digits, nd, decpt, text + len);
+		jbuf_put(f->out, text, len);
+	}
+	return true;
+
+slow:
+	if (!marshal_parse_float(t, n, &d))
+		return false;
+	if (!isfinite(d))
+		jbuf_put(f->out, "null", 4);
+	else
+		jbuf_put(f->out, text, marshal_format_float(d, text));
+	return true;
+}
+
+/* An Integer of any size: 63 bits as an integer, else its decimal digits. */
+static bool
+fast_bignum(Fast *f, size_t *pos)
+{
+	size_t		at = *pos;
+	bool		negative;
+	int64_t		words;
+	const uint8_t *mag;
+	size_t		len;
+
+	if (at + 1 >= f->len)
+		return false;
+	negative = f->b[at + 1] == '-';
+	*pos = at + 2;
+	if (!read_long(f, pos, &words) || words < 0 || (uint64_t) words * 2 > f->len - *pos)
+		return false;
+	mag = f->b + *pos;
+	len = (size_t) words * 2;
+	*pos += len;
+	if (!add_object(f, at, NULL))
+		return false;
+	if (len <= 8)
+	{
+		uint64_t	m = 0;
+
+		for (size_t i = len; i-- > 0;)
+			m = m << 8 | mag[i];
+		if (m < ((uint64_t) 1 << 63))
+		{
+			jbuf_integer(f->out, negative ? -(int64_t) m : (int64_t) m);
+			return true;
+		}
+	}
+	if (!charge(f, len * 3) || len > 256)
+		return false;
+	{
+		char		digits[256 * 3 + 3];
+		uint32_t	limbs[256 / 4 + 2];
+		size_t		nd;
+
+		marshal_bignum_decimal(mag, len, negative, digits, sizeof(digits), &nd, limbs);
+		jbuf_put(f->out, digits, nd);
+	}
+	return true;
+}
+
+/*
+ * A Time ("Iu:\tTime", its ivars): as_json's xmlschema text.  The ivars
+ * that matter are Integers; zone and others may be nil, true, false,
+ * Integers, Strings or links, numbered as they pass.
+ */
+static bool
+fast_time(Fast *f, size_t *pos)
+{
+	size_t		at = *pos;
+	const FastSym *cls;
+	const uint8_t *data;
+	size_t		dlen;
+	int64_t		count;
+	MarshalTime t;
+	MarshalTimeIvars iv = {0, 1, false, -1, false};
+	MarshalError err;
+	char		text[80];
+	size_t		tlen;
+	int64_t		offset = 0;
+
+	*pos = at + 2;
+	if (!read_symbol(f, pos, &cls) || cls->len != 4 ||
+		memcmp(f->b + cls->pos, "Time", 4) != 0 ||
+		!read_bytes(f, pos, &data, &dlen) || !read_long(f, pos, &count) || count < 0)
+		return false;
+	for (int64_t i = 0; i < count; i++)
+	{
+		const FastSym *name;
+		const uint8_t *nm;
+		int64_t		ival = 0;
+		bool		isint = false;
+		const uint8_t *s = NULL;
+		size_t		n = 0;
+
+		if (!read_symbol(f, pos, &name) || *pos + 1 >= f->len)
+			return false;
+		nm = f->b + name->pos;
+		switch (f->b[*pos])
+		{
+			case MT_NIL:
+			case MT_TRUE:
+			case MT_FALSE:
+				(*pos)++;
+				break;
+			case MT_FIXNUM:
+			case MT_LINK:		/* a link: to a zone name, say */
+				isint = f->b[(*pos)++] == MT_FIXNUM;
+				if (!read_long(f, pos, &ival))
+					return false;
+				break;
+			case MT_STRING:
+			case MT_IVAR:
+				{
+					bool		leaf;
+
+					if (f->b[*pos] == MT_IVAR && f->b[*pos + 1] != MT_STRING)
+						return false;
+					if (!read_string(f, pos, &s, &n, &leaf))
+						return false;
+					break;
+				}
+			default:
+				return false;
+		}
+		if (name->len == 6 && memcmp(nm, "offset", 6) == 0)
+		{
+			if (!isint)
+				return false;	/* a Rational, or bad: the walk's */
+			offset = ival;
+		}
+		else if (name->len == 8 && memcmp(nm, "nano_num", 8) == 0)
+		{
+			if (!isint)
+				return false;
+			iv.nano_num = ival;
+			iv.has_nano = true;
+		}
+		else if (name->len == 8 && memcmp(nm, "nano_den", 8) == 0)
+		{
+			if (!isint)
+				return false;
+			iv.nano_den = ival;
+		}
+		else if (name->len == 8 && memcmp(nm, "submicro", 8) == 0)
+		{
+			if (s == NULL)
+				return false;
+			if (n >= 1)
+				iv.submicro = marshal_time_submicro((MarshalBytes) {s, n});
+		}
+	}
+	if (!add_object(f, at, NULL))
+		return false;
+	if (marshal_time_payload((MarshalBytes) {data, dlen}, at, &t, &err) != MARSHAL_OK)
+		return false;
+	t.offset = offset;
+	if (marshal_time_finish(&t, &iv, at, &err) != MARSHAL_OK)
+		return false;
+	tlen = marshal_time_xmlschema(&t, f->prec, text);
+	jbuf_putc(f->out, '"');
+	jbuf_put(f->out, text, tlen);
+	jbuf_putc(f->out, '"');
+	return true;
+}
+
+static bool
+fast_string(Fast *f, size_t *pos)
+{
+	const uint8_t *s;
+	size_t		n;
+	bool		leaf;
+
+	return read_string(f, pos, &s, &n, &leaf) && put_text(f, s, n);
+}
+
+static bool
+fast_symbol(Fast *f, size_t *pos)
+{
+	const FastSym *sym;
+
+	return read_symbol(f, pos, &sym) && put_text(f, f->b + sym->pos, sym->len);
+}
+
+/* A container: its slot open while its entries are written. */
+static bool
+fast_container(Fast *f, size_t *pos)
+{
+	uint32_t	slot = 0;
+	bool		ok;
+
+	if (!add_object(f, *pos, &slot))
+		return false;
+	if (++f->depth % 8 == 0 && f->hooks && f->hooks->check_stack)
+		f->hooks->check_stack(f->hooks->ctx);
+	if (!f->replay)
+		f->obj[slot] |= OBJ_OPEN;
+	ok = f->b[*pos] == MT_ARRAY ? fast_array(f, pos) : fast_hash(f, pos);
+	if (!f->replay)
+		f->obj[slot] &= ~OBJ_OPEN;
+	f->depth--;
+	return ok;
+}
+
+/*
+ * One value at *pos, moved past it.  charge: as the walk counts a value
+ * (not for a link's target, which its link counted).
+ */
+static bool
+fast_value(Fast *f, size_t *pos, bool charge_it)
+{
+	const uint8_t *b = f->b;
+	size_t		p = *pos;
+
+	if (charge_it)
+	{
+		if (!charge(f, 0) || f->depth + 1 > f->max_depth)
+			return false;
+		if (++f->steps % 4096 == 0 && f->hooks && f->hooks->check_interrupts)
+			f->hooks->check_interrupts(f->hooks->ctx);
+	}
+	if (p >= f->len)
+		return false;
+	switch (b[p])
+	{
+		case MT_NIL:
+			jbuf_put(f->out, "null", 4);
+			*pos = p + 1;
+			return true;
+		case MT_TRUE:
+			jbuf_put(f->out, "true", 4);
+			*pos = p + 1;
+			return true;
+		case MT_FALSE:
+			jbuf_put(f->out, "false", 5);
+			*pos = p + 1;
+			return true;
+		case MT_FIXNUM:
+			{
+				int64_t		x;
+
+				p++;
+				if (!read_long(f, &p, &x))
+					return false;
+				jbuf_integer(f->out, x);
+				*pos = p;
+				return true;
+			}
+		case MT_SYMBOL:
+		case MT_SYMLINK:
+			return fast_symbol(f, pos);
+		case MT_STRING:
+			return fast_string(f, pos);
+		case MT_IVAR:
+			if (p + 1 >= f->len)
+				return false;
+			if (b[p + 1] == MT_STRING)
+				return fast_string(f, pos);
+			if (b[p + 1] == MT_SYMBOL)
+				return fast_symbol(f, pos);
+			if (b[p + 1] == MT_USERDEF)
+				return fast_time(f, pos);
+			return false;
+		case MT_FLOAT:
+			{
+				const uint8_t *s;
+				size_t		n;
+
+				p++;
+				if (!read_bytes(f, &p, &s, &n) || !add_object(f, *pos, NULL))
+					return false;
+				*pos = p;
+				return fast_float(f, s, n);
+			}
+		case MT_BIGNUM:
+			return fast_bignum(f, pos);
+		case MT_ARRAY:
+		case MT_HASH:
+			return fast_container(f, pos);
+		case MT_LINK:
+			{
+				int64_t		k;
+				size_t		target;
+				bool		was = f->replay;
+				bool		ok;
+
+				p++;
+				if (!read_long(f, &p, &k) || k < 0 || k >= f->nobj ||
+					(f->obj[k] & OBJ_OPEN))
+					return false;	/* a cycle: the walk's error */
+				target = f->obj[k];
+				f->replay = true;
+				ok = fast_value(f, &target, false);
+				f->replay = was;
+				*pos = p;
+				return ok;
+			}
+		default:
+			return false;
+	}
+}
+
+bool
+marshal_json_fast(const uint8_t *buf, size_t len, const MarshalJsonOptions *opts,
+				  const MarshalHooks *hooks, JsonBuf *t)
+{
+	Fast		f;
+	size_t		pos = MARSHAL_ROOT;
+	bool		ok;
+
+	if (len < MARSHAL_ROOT || len >= OBJ_OPEN)
+		return false;
+	memset(&f, 0, sizeof(f));
+	f.b = buf;
+	f.len = len;
+	f.out = t;
+	f.hooks = hooks;
+	f.prec = opts->time_precision < 0 ? 0 : opts->time_precision > 9 ? 9 : opts->time_precision;
+	f.max_depth = opts->max_depth ? opts->max_depth : MARSHAL_DEFAULT_MAX_DEPTH;
+	f.max_cost = opts->max_cost ? opts->max_cost : MARSHAL_DEFAULT_COST(len);
+	/* about one output byte per input byte, and the final NUL */
+	ok = jbuf_reserve(t, len + len / 4 + 16) &&
+		fast_value(&f, &pos, true) && pos == len && !t->failed;
+	marshal_free(hooks, f.obj);
+	marshal_free(hooks, f.sym);
+	marshal_free(hooks, f.pairs);
+	marshal_free(hooks, f.tmp);
+	return ok;
+}
