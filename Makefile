@@ -24,7 +24,7 @@ DATA_built = $(EXTENSION)--$(EXTVERSION).sql $(EXTENSION)--$(RELEASED)--$(EXTVER
 DATA = $(filter-out $(DATA_built),$(wildcard $(EXTENSION)--*.sql)) $(wildcard $(EXTENSION)--*.control)
 
 # each test runs alone (tables several read: sql/include/shared_tables.sql)
-REGRESS = fixtures io compare copy errors jsonb differential navigation builders migrate rails fidelity adversarial literal limits edit security yaml written_limits exists_kinds inflated_limit
+REGRESS = fixtures io compare copy errors jsonb differential navigation builders migrate rails fidelity adversarial literal limits edit security yaml written_limits exists_kinds inflated_limit json_text
 REGRESS_OPTS = --load-extension=$(EXTENSION)
 
 # Warnings are errors in every build (CI and developers alike).

@@ -13,10 +13,17 @@
  * Anything else (another class, an encoding by name, text that is not
  * UTF-8, a cycle, the depth or expansion limit) gives up, and the caller
  * takes the indexed walk, which also gives the error.  Test:
- * test/json_identity/check.sh compares the two over every stored input.
+ * test/json_identity/check.sh compares the two over every stored input,
+ * fuzz_walk on every input it makes.
+ *
+ * It also writes the text jsonb's output function prints for the same
+ * value (f->pg, for the json cast): every object's keys in jsonb's order
+ * with the last of equal keys, ", " and ": ", PostgreSQL's escapes, and
+ * Floats as numeric prints their text (sql/json_text.sql checks it).
  */
 #include "marshal_json_text.h"
 
+#include <float.h>
 #include <math.h>
 #include <stddef.h>
 #include <string.h>
@@ -71,12 +78,20 @@ typedef struct Fast
 	char	   *tmp;
 	size_t		tmpcap;
 	FastSym		replayed;		/* a symbol defined again while replaying */
+	bool		pg;				/* jsonb's text (marshal_to_jsonb_text) */
 } Fast;
 
 /* Hashes up to this size have their keys in jsonb's order (marshal_json.c) */
 #define PRESORT_MAX 256
 
 static bool fast_value(Fast *f, size_t *pos, bool charge);
+
+/* Between elements: jsonb's text has a space after the comma. */
+static inline void
+put_sep(Fast *f)
+{
+	jbuf_put(f->out, ", ", f->pg ? 2 : 1);
+}
 
 /* Room for one more of a table's entries (size each), doubling. */
 static bool
@@ -249,7 +264,10 @@ read_symbol(Fast *f, size_t *pos, const FastSym **out)
 static inline bool
 put_text(Fast *f, const uint8_t *s, size_t n)
 {
-	return charge(f, n) && jbuf_quoted(f->out, s, n, true);
+	/* jsonb refuses longer strings: the walk's error */
+	if (f->pg && n > 0x0FFFFFFF)
+		return false;
+	return charge(f, n) && jbuf_quoted(f->out, s, n, true, f->pg);
 }
 
 /*
@@ -319,44 +337,49 @@ fast_key(Fast *f, size_t *pos, const uint8_t **key, size_t *keylen, bool *sortab
 	}
 	if (!put_text(f, s, n))
 		return false;
-	jbuf_putc(f->out, ':');
+	jbuf_put(f->out, ": ", f->pg ? 2 : 1);
 	*key = s;
 	*keylen = n;
 	return true;
 }
 
-static bool
-pair_before(const FastPair *a, const FastPair *b)
+/* jsonb's key order (length, then bytes), then stream order */
+static int
+pair_cmp(const void *x, const void *y)
 {
+	const FastPair *a = x;
+	const FastPair *b = y;
+	int			c;
+
 	if (a->keylen != b->keylen)
-		return a->keylen < b->keylen;
-	return memcmp(a->key, b->key, a->keylen) < 0;
+		return a->keylen < b->keylen ? -1 : 1;
+	c = memcmp(a->key, b->key, a->keylen);
+	if (c != 0)
+		return c;
+	return a->start < b->start ? -1 : a->start > b->start;
 }
 
 /*
- * The pairs from pairs[0] on, written in stream order, put in jsonb's key
- * order (stable: equal keys keep their order, as the walk's insertion sort).
+ * The pairs written in stream order, put in jsonb's key order (equal keys
+ * keep their order, as the walk's insertion sort); for jsonb's text only
+ * the last of equal keys stays, as jsonb keeps it.
  */
 static bool
 sort_pairs(Fast *f, FastPair *pairs, uint32_t count)
 {
-	uint16_t	order[PRESORT_MAX];
-	bool		moved = false;
 	size_t		from = pairs[0].start;
 	size_t		size = pairs[count - 1].end - from;
+	uint32_t	i;
 	char	   *o;
 
-	for (uint32_t i = 0; i < count; i++)
-	{
-		uint32_t	j;
-
-		for (j = i; j > 0 && pair_before(&pairs[i], &pairs[order[j - 1]]); j--)
-			order[j] = order[j - 1];
-		order[j] = (uint16_t) i;
-		moved |= j != i;
-	}
-	if (!moved)
-		return true;
+	for (i = 1; i < count; i++)
+		if (pair_cmp(&pairs[i - 1], &pairs[i]) > 0 ||
+			(f->pg && pairs[i - 1].keylen == pairs[i].keylen &&
+			 memcmp(pairs[i - 1].key, pairs[i].key, pairs[i].keylen) == 0))
+			break;
+	if (i == count)
+		return true;			/* in order already, and no key twice */
+	qsort(pairs, count, sizeof(FastPair), pair_cmp);
 	if (size > f->tmpcap)
 	{
 		char	   *p = marshal_realloc(f->hooks, f->tmp, size);
@@ -367,16 +390,23 @@ sort_pairs(Fast *f, FastPair *pairs, uint32_t count)
 		f->tmpcap = size;
 	}
 	o = f->tmp;
-	for (uint32_t i = 0; i < count; i++)
+	for (i = 0; i < count; i++)
 	{
-		const FastPair *p = &pairs[order[i]];
+		const FastPair *p = &pairs[i];
 
-		if (i > 0)
-			*o++ = ',';
+		if (f->pg && i + 1 < count && p->keylen == pairs[i + 1].keylen &&
+			memcmp(p->key, pairs[i + 1].key, p->keylen) == 0)
+			continue;			/* a later equal key wins */
+		if (o > f->tmp)
+		{
+			memcpy(o, ", ", f->pg ? 2 : 1);
+			o += f->pg ? 2 : 1;
+		}
 		memcpy(o, f->out->buf + p->start, p->end - p->start);
 		o += p->end - p->start;
 	}
-	memcpy(f->out->buf + from, f->tmp, size);
+	memcpy(f->out->buf + from, f->tmp, (size_t) (o - f->tmp));
+	f->out->len = from + (size_t) (o - f->tmp);
 	return true;
 }
 
@@ -391,7 +421,8 @@ fast_hash(Fast *f, size_t *pos)
 	(*pos)++;
 	if (!read_long(f, pos, &count) || count < 0 || (uint64_t) count > f->len - *pos)
 		return false;
-	sortable = count > 1 && count <= PRESORT_MAX;
+	/* jsonb's text: every object's keys in jsonb's order */
+	sortable = count > 1 && (count <= PRESORT_MAX || f->pg);
 	jbuf_putc(f->out, '{');
 	for (int64_t i = 0; i < count && ok; i++)
 	{
@@ -400,9 +431,11 @@ fast_hash(Fast *f, size_t *pos)
 		size_t		keylen;
 
 		if (i > 0)
-			jbuf_putc(f->out, ',');
+			put_sep(f);
 		start = f->out->len;
 		ok = fast_key(f, pos, &key, &keylen, &sortable) && fast_value(f, pos, true);
+		if (f->pg)
+			sortable = count > 1;	/* whatever the bytes of its keys */
 		if (ok && sortable)
 		{
 			FastPair   *p;
@@ -437,12 +470,51 @@ fast_array(Fast *f, size_t *pos)
 	for (int64_t i = 0; i < count; i++)
 	{
 		if (i > 0)
-			jbuf_putc(f->out, ',');
+			put_sep(f);
 		if (!fast_value(f, pos, true))
 			return false;
 	}
 	jbuf_putc(f->out, ']');
 	return true;
+}
+
+/*
+ * Float#to_s of the shortest digits (0.d1d2... times 10^decpt); for jsonb's
+ * text, that text as numeric_in reads it and numeric_out prints it: the
+ * same but for exponents ("1.0e+20" is 100000000000000000000, "1.5e-05"
+ * 0.000015: the mantissa's decimals less the exponent, at least none).
+ */
+static void
+put_float(Fast *f, bool neg, const char *digits, int nd, int decpt)
+{
+	char		text[40];
+	size_t		len = 0;
+
+	if (neg)
+		text[len++] = '-';
+	if (!f->pg || (decpt > 0 && decpt <= DBL_DIG) || (decpt <= 0 && decpt > -4))
+	{
+		len += marshal_format_digits(digits, nd, decpt, text + len);
+		jbuf_put(f->out, text, len);
+		return;
+	}
+	{
+		int			scale = (nd > 1 ? nd - 1 : 1) - (decpt - 1);
+
+		jbuf_put(f->out, text, len);
+		if (decpt <= 0)
+			jbuf_putc(f->out, '0');
+		for (int i = 0; i < decpt; i++)
+			jbuf_putc(f->out, i < nd ? digits[i] : '0');
+		if (scale > 0)
+			jbuf_putc(f->out, '.');
+		for (int i = 0; i < scale; i++)
+		{
+			int			k = decpt + i;
+
+			jbuf_putc(f->out, k >= 0 && k < nd ? digits[k] : '0');
+		}
+	}
 }
 
 /*
@@ -520,14 +592,7 @@ fast_float(Fast *f, const uint8_t *t, size_t n)
 		goto slow;
 	while (nd > 1 && digits[nd - 1] == '0')
 		nd--;
-	{
-		size_t		len = 0;
-
-		if (neg)
-			text[len++] = '-';
-		len += marshal_format_digits(digits, nd, decpt, text + len);
-		jbuf_put(f->out, text, len);
-	}
+	put_float(f, neg, digits, nd, decpt);
 	return true;
 
 slow:
@@ -535,8 +600,15 @@ slow:
 		return false;
 	if (!isfinite(d))
 		jbuf_put(f->out, "null", 4);
-	else
+	else if (!f->pg)
 		jbuf_put(f->out, text, marshal_format_float(d, text));
+	else if (d == 0)
+		jbuf_put(f->out, "0.0", 3);	/* numeric has no -0 */
+	else
+	{
+		nd = marshal_shortest_digits(d, digits, &decpt);
+		put_float(f, signbit(d), digits, nd, decpt);
+	}
 	return true;
 }
 
@@ -829,15 +901,17 @@ fast_value(Fast *f, size_t *pos, bool charge_it)
 
 bool
 marshal_json_fast(const uint8_t *buf, size_t len, const MarshalJsonOptions *opts,
-				  const MarshalHooks *hooks, JsonBuf *t)
+				  const MarshalHooks *hooks, bool jsonb_text, JsonBuf *t)
 {
 	Fast		f;
 	size_t		pos = MARSHAL_ROOT;
 	bool		ok;
 
-	if (len < MARSHAL_ROOT || len >= OBJ_OPEN)
+	/* jsonb's limits (256 MB a container) are the walk's to report */
+	if (len < MARSHAL_ROOT || len >= OBJ_OPEN || (jsonb_text && len > (64 << 20)))
 		return false;
 	memset(&f, 0, sizeof(f));
+	f.pg = jsonb_text;
 	f.b = buf;
 	f.len = len;
 	f.out = t;

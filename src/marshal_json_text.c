@@ -72,7 +72,7 @@ needs_look8(uint64_t x)
 }
 
 bool
-jbuf_quoted(JsonBuf *t, const uint8_t *s, size_t n, bool check_utf8)
+jbuf_quoted(JsonBuf *t, const uint8_t *s, size_t n, bool check_utf8, bool pg)
 {
 	static const char hex[] = "0123456789abcdef";
 	size_t		start = t->len;
@@ -142,6 +142,12 @@ jbuf_quoted(JsonBuf *t, const uint8_t *s, size_t n, bool check_utf8)
 			*o++ = 'n';
 		else if (c == '\t')
 			*o++ = 't';
+		else if (pg && c == '\b')
+			*o++ = 'b';
+		else if (pg && c == '\f')
+			*o++ = 'f';
+		else if (pg && c == '\r')
+			*o++ = 'r';
 		else
 		{
 			*o++ = 'u';
@@ -179,7 +185,7 @@ text_sep(TextSink *t)
 static void
 text_quoted(TextSink *t, const char *s, size_t n)
 {
-	jbuf_quoted(&t->out, (const uint8_t *) s, n, false);
+	jbuf_quoted(&t->out, (const uint8_t *) s, n, false, false);
 }
 
 static void
@@ -264,13 +270,6 @@ marshal_to_json_text(const uint8_t *buf, size_t len,
 					 const MarshalJsonOptions *opts, const MarshalHooks *hooks,
 					 char **out, size_t *outlen, MarshalError *err)
 {
-	MarshalDoc	doc;
-	TextSink   *t;
-	MarshalJsonSink sink = {
-		NULL, text_begin_object, text_end_object, text_begin_array,
-		text_end_array, text_key, text_string, text_null, text_boolean,
-		text_integer, text_number, NULL, NULL, NULL
-	};
 	JsonBuf		fast = {NULL, 0, 0, false, hooks};
 	MarshalStatus st;
 
@@ -285,7 +284,7 @@ marshal_to_json_text(const uint8_t *buf, size_t len,
 	st = marshal_validate(buf, len, hooks, opts->max_depth, err);
 	if (st != MARSHAL_OK)
 		return st;
-	if (marshal_json_fast(buf, len, opts, hooks, &fast) && !fast.failed)
+	if (marshal_json_fast(buf, len, opts, hooks, false, &fast) && !fast.failed)
 	{
 		fast.buf[fast.len] = '\0';
 		*out = fast.buf;
@@ -293,7 +292,26 @@ marshal_to_json_text(const uint8_t *buf, size_t len,
 		return MARSHAL_OK;
 	}
 	marshal_free(hooks, fast.buf);
+	return marshal_to_json_text_indexed(buf, len, opts, hooks, out, outlen, err);
+}
 
+MarshalStatus
+marshal_to_json_text_indexed(const uint8_t *buf, size_t len,
+							 const MarshalJsonOptions *opts,
+							 const MarshalHooks *hooks, char **out,
+							 size_t *outlen, MarshalError *err)
+{
+	MarshalDoc	doc;
+	TextSink   *t;
+	MarshalJsonSink sink = {
+		NULL, text_begin_object, text_end_object, text_begin_array,
+		text_end_array, text_key, text_string, text_null, text_boolean,
+		text_integer, text_number, NULL, NULL, NULL
+	};
+	MarshalStatus st;
+
+	*out = NULL;
+	*outlen = 0;
 	st = marshal_doc_open(&doc, buf, len, hooks, opts->max_depth, err);
 	if (st != MARSHAL_OK)
 		return st;
@@ -327,4 +345,24 @@ marshal_to_json_text(const uint8_t *buf, size_t len,
 		marshal_free(hooks, t->out.buf);
 	marshal_free(hooks, t);
 	return st;
+}
+
+bool
+marshal_to_jsonb_text(const uint8_t *buf, size_t len,
+					  const MarshalJsonOptions *opts, const MarshalHooks *hooks,
+					  char **out, size_t *outlen)
+{
+	JsonBuf		t = {NULL, 0, 0, false, hooks};
+
+	*out = NULL;
+	*outlen = 0;
+	if (!marshal_json_fast(buf, len, opts, hooks, true, &t) || t.failed)
+	{
+		marshal_free(hooks, t.buf);
+		return false;
+	}
+	t.buf[t.len] = '\0';
+	*out = t.buf;
+	*outlen = t.len;
+	return true;
 }

@@ -49,19 +49,24 @@ jbuf_putc(JsonBuf *t, char c)
 extern void jbuf_integer(JsonBuf *t, int64_t v);
 
 /*
- * s as a JSON string: quotes, and \" \\ \n \t \u00XX escapes.  With
- * check_utf8, false (and t->len as it was) if s is not valid UTF-8 without
- * NUL, as marshal_utf8_valid(s, n, false) decides.
+ * s as a JSON string: quotes, and \" \\ \n \t \u00XX escapes (pg: also \b
+ * \f \r, as PostgreSQL's escape_json).  With check_utf8, false (and t->len
+ * as it was) if s is not valid UTF-8 without NUL, as marshal_utf8_valid(s,
+ * n, false) decides.
  */
-extern bool jbuf_quoted(JsonBuf *t, const uint8_t *s, size_t n, bool check_utf8);
+extern bool jbuf_quoted(JsonBuf *t, const uint8_t *s, size_t n, bool check_utf8,
+						bool pg);
 
 /*
  * The one-pass emitter (marshal_json_fast.c): the JSON text of a validated
  * stream appended to t, or false where the indexed walk must do it (a value
  * it does not read, an error, a limit); t->len is then to be reset.
+ * jsonb_text: the text jsonb's output function prints for it instead
+ * (marshal_to_jsonb_text).
  */
 extern bool marshal_json_fast(const uint8_t *buf, size_t len,
 							  const MarshalJsonOptions *opts,
-							  const MarshalHooks *hooks, JsonBuf *t);
+							  const MarshalHooks *hooks, bool jsonb_text,
+							  JsonBuf *t);
 
 #endif

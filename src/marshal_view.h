@@ -347,12 +347,31 @@ extern MarshalStatus marshal_to_json(const MarshalDoc *doc,
 									 const MarshalHooks *hooks,
 									 MarshalError *err);
 
-/* Validate, index and write JSON text (malloc'd or from hooks) into *out. */
+/*
+ * Validate and write JSON text (malloc'd or from hooks) into *out: in one
+ * pass where marshal_json_fast.c can, else by indexing and walking.
+ */
 extern MarshalStatus marshal_to_json_text(const uint8_t *buf, size_t len,
 										  const MarshalJsonOptions *opts,
 										  const MarshalHooks *hooks,
 										  char **out, size_t *outlen,
 										  MarshalError *err);
+/* The same text, always by the indexed walk (to compare the two: fuzz_walk). */
+extern MarshalStatus marshal_to_json_text_indexed(const uint8_t *buf, size_t len,
+												  const MarshalJsonOptions *opts,
+												  const MarshalHooks *hooks,
+												  char **out, size_t *outlen,
+												  MarshalError *err);
+/*
+ * The text jsonb's output function prints for the JSON view of a validated
+ * stream (keys sorted, the last of equal keys, ", " and ": ", numbers as
+ * numeric prints them), written in one pass: false where that pass gives up
+ * (then build the jsonb).  For the rbmarshal -> json cast.
+ */
+extern bool marshal_to_jsonb_text(const uint8_t *buf, size_t len,
+								  const MarshalJsonOptions *opts,
+								  const MarshalHooks *hooks,
+								  char **out, size_t *outlen);
 
 /* The JSON view of one view entry's value (cast, for record attributes). */
 extern MarshalStatus marshal_to_json_entry(const MarshalDoc *doc,

@@ -364,7 +364,28 @@ rbmarshal_to_jsonb(PG_FUNCTION_ARGS)
 Datum
 rbmarshal_json(PG_FUNCTION_ARGS)
 {
-	Jsonb	   *j = DatumGetJsonbP(rbmarshal_jsonb(fcinfo));
+	bytea	   *v = PG_GETARG_RBMARSHAL_PP(0);
+	MarshalJsonOptions opts = MARSHAL_JSON_DEFAULTS;
+	char	   *out;
+	size_t		len;
+	Jsonb	   *j;
 
+	/*
+	 * Written in one pass where the codec can (the same text, checked in
+	 * sql/json_text.sql), else the jsonb and its text.  UTF-8 databases
+	 * only: the text is UTF-8.
+	 */
+	opts.max_depth = (uint32_t) rbmarshal_max_depth;
+	if (server_is_utf8() &&
+		marshal_to_jsonb_text((const uint8_t *) VARDATA_ANY(v), VARSIZE_ANY_EXHDR(v),
+							  &opts, rbmarshal_hooks(), &out, &len))
+	{
+		text	   *t = cstring_to_text_with_len(out, (int) len);
+
+		pfree(out);
+		PG_RETURN_TEXT_P(t);
+	}
+	j = DatumGetJsonbP(marshal_jsonb(v, MARSHAL_DEFAULT_TIME_PRECISION,
+									 MARSHAL_DEFAULT_BINARY));
 	PG_RETURN_TEXT_P(cstring_to_text(JsonbToCString(NULL, &j->root, VARSIZE(j))));
 }

@@ -4,7 +4,8 @@
  *		stored value goes through after validation, and the literal parser.
  *
  * For an input that validates:
- *   - the JSON walker (marshal_to_json_text, the walk the jsonb cast makes,
+ *   - the JSON walker (marshal_to_json_text, which must equal
+ *     marshal_to_json_text_indexed byte for byte; the walk the jsonb cast makes,
  *     with a text sink) ends in OK or a clean error;
  *   - inspect ends in OK or a clean error;
  *   - re-encoding the root and every top-level element (the writer) gives
@@ -325,6 +326,21 @@ walk(const uint8_t *data, size_t size)
 	opts.time_precision = (int) (size % 10);
 	opts.max_depth = DEPTH;
 	if (marshal_to_json_text(data, size, &opts, NULL, &text, &textlen, &err) == MARSHAL_OK)
+	{
+		char	   *walked = NULL;
+		size_t		walkedlen = 0;
+		MarshalError err2;
+
+		/* the one-pass text is the indexed walk's, byte for byte */
+		if (marshal_to_json_text_indexed(data, size, &opts, NULL, &walked, &walkedlen,
+										 &err2) != MARSHAL_OK ||
+			walkedlen != textlen || memcmp(walked, text, textlen) != 0)
+			die("one-pass JSON text differs from the indexed walk's", data, size);
+		free(walked);
+		free(text);
+	}
+	/* jsonb's text in one pass (the json cast): OK or gives up, nothing else */
+	if (marshal_to_jsonb_text(data, size, &opts, NULL, &text, &textlen))
 		free(text);
 	text = NULL;
 	if (marshal_inspect(&doc, NULL, DEPTH, 1 << 20, &text, &textlen, &err) == MARSHAL_OK)
