@@ -5,7 +5,7 @@ EXTVERSION = $(shell sed -n "s/^default_version = '\\(.*\\)'$$/\\1/p" $(EXTENSIO
 MODULE_big = rbmarshal
 # The codec, free of PostgreSQL: the extension, the unit tests, the fuzzers
 # (test/fuzz/fuzz.mk) and the benchmark (bench/) all build it from this line.
-CODEC_SRC = src/marshal_reader.c src/marshal_cursor.c src/marshal_hex_base64.c src/marshal_numbers_dates.c src/marshal_class.c src/marshal_time.c src/marshal_view.c src/marshal_json.c src/marshal_json_scalar.c src/marshal_json_text.c src/marshal_json_fast.c src/marshal_activerecord.c src/marshal_activerecord_type.c src/marshal_activerecord_view.c src/marshal_activerecord_number.c src/marshal_writer.c src/marshal_reencode.c src/marshal_literal.c src/marshal_inspect.c src/marshal_inspect_text.c src/marshal_to_s.c src/marshal_edit.c src/marshal_rails_cache.c
+CODEC_SRC = src/marshal_reader.c src/marshal_cursor.c src/marshal_hex_base64.c src/marshal_numbers_dates.c src/marshal_class.c src/marshal_time.c src/marshal_time_fraction.c src/marshal_view.c src/marshal_json.c src/marshal_json_scalar.c src/marshal_json_text.c src/marshal_json_fast.c src/marshal_activerecord.c src/marshal_activerecord_type.c src/marshal_activerecord_view.c src/marshal_activerecord_number.c src/marshal_writer.c src/marshal_reencode.c src/marshal_literal.c src/marshal_inspect.c src/marshal_inspect_text.c src/marshal_to_s.c src/marshal_edit.c src/marshal_rails_cache.c
 CODEC_OBJS = $(CODEC_SRC:.c=.o)
 SHLIB_LINK = -lz -lyaml
 # the YAML reader (PostgreSQL-free, like the codec; needs libyaml)

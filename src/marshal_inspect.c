@@ -264,76 +264,26 @@ show_class(Out *o, const char *open, const MarshalNode *n)
 }
 
 /* An Integer (fixnum, or a bignum that fits) at pos; *ok false otherwise. */
-static MarshalStatus
-read_int64(Out *o, size_t pos, int64_t *v, bool *ok)
-{
-	MarshalNode n;
-
-	TRY(marshal_node(o->doc, pos, &n, o->walk.err));
-	*ok = false;
-	if (n.type == MT_FIXNUM)
-	{
-		*v = n.ival;
-		*ok = true;
-	}
-	else if (n.type == MT_BIGNUM && n.data.len <= 8)
-	{
-		uint64_t	m = 0;
-
-		for (size_t i = n.data.len; i-- > 0;)
-			m = m << 8 | n.data.ptr[i];
-		if (m <= (uint64_t) INT64_MAX)
-		{
-			*v = n.negative ? -(int64_t) m : (int64_t) m;
-			*ok = true;
-		}
-	}
-	return MARSHAL_OK;
-}
-
-static int64_t
-gcd64(int64_t a, int64_t b)
-{
-	while (b != 0)
-	{
-		int64_t		t = a % b;
-
-		a = b;
-		b = t;
-	}
-	return a;
-}
-
 /*
- * The sub-second of a Time as the reduced fraction of a second Ruby keeps
- * when it is no whole number of nanoseconds: time_mload adds the Rational
- * nano_num/nano_den (nanoseconds) to the payload's microseconds.  *den is
- * 1 when the sub-second is whole nanoseconds (or not such a fraction).
+ * The sub-second of a Time as inspect shows it when it is no whole number
+ * of nanoseconds ("1/3000000", marshal_time_nano); *len 0 otherwise.
  */
 static MarshalStatus
-time_subsec_fraction(Out *o, size_t pos, int64_t *num, int64_t *den)
+time_subsec_fraction(Out *o, size_t pos, char *frac, size_t cap, size_t *len)
 {
 	MarshalNode n;
 	int64_t		count;
 	size_t		ivars;
 	size_t		vnum;
 	size_t		vden;
-	int64_t		nn;
-	int64_t		nd;
 	int64_t		usec;
-	int64_t		g;
-	bool		ok1;
-	bool		ok2;
-	uint32_t	p;
+	int64_t		nsec;
+	bool		ok;
 
-	*num = 0;
-	*den = 1;
+	*len = 0;
 	TRY(marshal_node(o->doc, pos, &n, o->walk.err));
-	if (n.data.len < 8 || !n.has_ivars || !n.ivars)
-		return MARSHAL_OK;
-	p = (uint32_t) n.data.ptr[3] << 24;
 	/* the format before Ruby 1.9 has no nanoseconds */
-	if (!(p & (1u << 31)))
+	if (n.data.len < 8 || !n.has_ivars || !n.ivars || !(n.data.ptr[3] & 0x80))
 		return MARSHAL_OK;
 	usec = (int64_t) ((uint32_t) n.data.ptr[4] | (uint32_t) n.data.ptr[5] << 8 |
 					  (uint32_t) (n.data.ptr[6] & 0x0f) << 16);
@@ -344,25 +294,9 @@ time_subsec_fraction(Out *o, size_t pos, int64_t *num, int64_t *den)
 	TRY(marshal_find_ivar(o->doc, ivars, (uint32_t) count, "nano_den", &vden, o->walk.err));
 	if (!vnum || !vden)
 		return MARSHAL_OK;
-	TRY(read_int64(o, vnum, &nn, &ok1));
-	TRY(read_int64(o, vden, &nd, &ok2));
-	/*
-	 * Only the fractions MRI writes (below a microsecond) with a
-	 * denominator small enough for the arithmetic below to stay in 64 bits.
-	 */
-	if (!ok1 || !ok2 || nd <= 1 || nd > 9000000000 || nn < 0 || nn / nd >= 1000)
-		return MARSHAL_OK;
-	g = gcd64(nn, nd);
-	nn /= g;
-	nd /= g;
-	if (nd == 1)
-		return MARSHAL_OK;
-	/* (usec * 1000 + nn / nd) / 10**9, in lowest terms */
-	*num = usec * 1000 * nd + nn;
-	*den = nd * 1000000000;
-	g = gcd64(*num, *den);
-	*num /= g;
-	*den /= g;
+	TRY(marshal_time_nano(o->doc, vnum, vden, usec, &nsec, frac, cap, len, &ok, o->walk.err));
+	if (!ok)
+		*len = 0;
 	return MARSHAL_OK;
 }
 
@@ -379,19 +313,23 @@ show_time(Out *o, size_t pos)
 	bool		ok;
 	char		buf[160];
 	size_t		len;
-	int64_t		num;
-	int64_t		den;
+	char		frac[1400];		/* two numbers of up to 2100 bits */
+	size_t		fraclen;
 
 	TRY(marshal_time_parts(o->doc, pos, &t, &parts, &ok, o->walk.err));
 	if (!ok)
 		return puts_(o, "#<Time>");
-	TRY(time_subsec_fraction(o, pos, &num, &den));
+	TRY(time_subsec_fraction(o, pos, frac, sizeof(frac), &fraclen));
 	len = marshal_format_year(parts.year, buf);
 	len += (size_t) snprintf(buf + len, sizeof(buf) - len, "-%02d-%02d %02d:%02d:%02d",
 							 parts.month, parts.day, parts.hour, parts.minute, parts.second);
-	if (den > 1)
-		len += (size_t) snprintf(buf + len, sizeof(buf) - len, " %lld/%lld",
-								 (long long) num, (long long) den);
+	if (fraclen)
+	{
+		TRY(put(o, buf, len));
+		TRY(put(o, " ", 1));
+		TRY(put(o, frac, fraclen));
+		len = 0;
+	}
 	else if (t.nsec)
 	{
 		/* the fraction without trailing zeros */

@@ -87,6 +87,9 @@ typedef struct TimeIvars
 {
 	MarshalTime *t;
 	MarshalTimeIvars iv;
+	size_t		num_pos;		/* nano_num and nano_den, for a Bignum */
+	size_t		den_pos;
+	bool		big;
 } TimeIvars;
 
 static MarshalStatus
@@ -102,13 +105,17 @@ time_ivar_fn(const MarshalDoc *doc, MarshalBytes name, size_t vpos, void *arg,
 		if (ok)
 			ti->t->utc = false;
 	}
-	else if (marshal_bytes_eq(name, "nano_num"))
+	else if (marshal_bytes_eq(name, "nano_num") || marshal_bytes_eq(name, "nano_den"))
 	{
-		TRY(marshal_read_int(doc, vpos, &ti->iv.nano_num, &ok, err));
-		ti->iv.has_nano = true;
+		bool		num = name.ptr[5] == 'n';
+
+		TRY(marshal_read_int(doc, vpos, num ? &ti->iv.nano_num : &ti->iv.nano_den, &ok, err));
+		ti->iv.has_nano |= num;
+		*(num ? &ti->num_pos : &ti->den_pos) = vpos;
+		/* past 64 bits: marshal_time_nano below */
+		ti->big |= !ok;
+		ok = true;
 	}
-	else if (marshal_bytes_eq(name, "nano_den"))
-		TRY(marshal_read_int(doc, vpos, &ti->iv.nano_den, &ok, err));
 	else if (marshal_bytes_eq(name, "submicro"))
 	{
 		MarshalNode n;
@@ -233,6 +240,17 @@ marshal_time_decode(const MarshalDoc *doc, const MarshalNode *n,
 									  time_ivar_fn, &ti, &end, err));
 		}
 		t->utc = utc_flag;
+	}
+	if (ti.big)
+	{
+		/* a Rational with Bignum parts (a Float's exact value): its whole nanoseconds */
+		bool		ok = ti.num_pos && ti.den_pos;
+
+		if (ok)
+			TRY(marshal_time_nano(doc, ti.num_pos, ti.den_pos, 0, &ti.iv.nano_num,
+								  NULL, 0, NULL, &ok, err));
+		ti.iv.nano_den = 1;
+		ti.iv.bad |= !ok;
 	}
 	return marshal_time_finish(t, &ti.iv, n->pos, err);
 }

@@ -93,6 +93,20 @@ extern MarshalStatus marshal_time_with_zone_to_s(const MarshalDoc *doc,
 												 char *out, size_t *len,
 												 MarshalError *err);
 
+/*
+ * A Time's nano_num/nano_den (the values at vnum and vden, Integers of any
+ * size): *nsec their whole nanoseconds, and when frac is not NULL and the
+ * Rational is no whole number, the sub-second with the payload's usec as
+ * inspect shows it ("num/den", reduced) in frac (cap bytes).  *ok false for
+ * numbers MRI does not write (negative, a zero denominator, a microsecond
+ * or more, past 2048 bits) or a text past cap.  marshal_time_fraction.c.
+ */
+extern MarshalStatus marshal_time_nano(const MarshalDoc *doc, size_t vnum,
+									   size_t vden, int64_t usec,
+									   int64_t *nsec, char *frac, size_t cap,
+									   size_t *fraclen, bool *ok,
+									   MarshalError *err);
+
 struct MarshalTime;
 
 /*

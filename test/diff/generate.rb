@@ -569,6 +569,21 @@ edge "set_of_containers", Set[[1, 2], { "a" => 1 }, "s", nil]
 edge "safe_buffers", ["<b>x</b>".html_safe, "".html_safe, "a & b".html_safe]
 edge "hwia_nested", ActiveSupport::HashWithIndifferentAccess.new("a" => { "b" => [{ "c" => 1 }] }, d: 2)
 edge "empty_containers", [[], {}, Set.new, OpenStruct.new, Node.new, "", :""]
+# Times whose sub-second is a Rational: nano_num/nano_den (Bignums too: a Float's exact
+# value, Time.at(0, Rational(1, 2**70))), which inspect shows as a reduced fraction
+edge "time_fractions", begin
+  r = Random.new(7)
+  [Time.at(1, Rational(1, 3)).utc, Time.at(0, 123_456_789_123, :nsec).utc, Time.at(0, Rational(1, 2**70)).utc,
+   Time.at(0, Rational(2**70 + 1, 2**70)).utc, Time.at(Rational(2**64 + 1, 2**64)).utc, Time.at(1.1).utc, Time.at(1e-10).utc,
+   Time.at(Rational(1, 10**12)).utc, Time.at(0, Rational(1, 7), :nsec).utc, Time.at(Rational(-1, 3)).utc, Time.at(-1.1).utc,
+   Time.at(2**40, Rational(1, 3)).utc, Time.at(Rational(1, 9_000_000_001)).utc, Time.at(0.123456789123).utc,
+   Time.at(1, Rational(1, 3)).getlocal("+09:00"), Time.at(Rational(7, 2**40)).getlocal("-05:30"),
+   Time.at(1_700_000_000, Rational(5, 11), :millisecond).utc, Time.at(Rational(2**80 + 1, 2**79)).utc] +
+    Array.new(24) do |i|
+      den = [3, 7, 2**33, 10**12, 2**62, 2**64 + 13, 3**45, 10**20][i % 8]
+      Time.at(Rational(r.rand(2**31), 1) + Rational(r.rand(den * 5), den)).utc
+    end
+end
 
 # --- d. strings in other encodings -------------------------------------------------------
 ENC_CHARS = {
