@@ -79,6 +79,7 @@ typedef struct Fast
 	size_t		tmpcap;
 	FastSym		replayed;		/* a symbol defined again while replaying */
 	bool		pg;				/* jsonb's text (marshal_to_jsonb_text) */
+	const MarshalJsonSink *sink;	/* events to it instead of text */
 } Fast;
 
 /* Hashes up to this size have their keys in jsonb's order (marshal_json.c) */
@@ -90,7 +91,63 @@ static bool fast_value(Fast *f, size_t *pos, bool charge);
 static inline void
 put_sep(Fast *f)
 {
-	jbuf_put(f->out, ", ", f->pg ? 2 : 1);
+	if (!f->sink)
+		jbuf_put(f->out, ", ", f->pg ? 2 : 1);
+}
+
+/* A container's bracket: text, or the sink's begin and end. */
+static inline void
+put_bracket(Fast *f, char c)
+{
+	const MarshalJsonSink *k = f->sink;
+
+	if (k == NULL)
+		jbuf_putc(f->out, c);
+	else if (c == '{')
+		k->begin_object(k->ctx);
+	else if (c == '}')
+		k->end_object(k->ctx);
+	else if (c == '[')
+		k->begin_array(k->ctx);
+	else
+		k->end_array(k->ctx);
+}
+
+/* null, true and false */
+static inline void
+put_word(Fast *f, int type)
+{
+	const MarshalJsonSink *k = f->sink;
+
+	if (k && type == MT_NIL)
+		k->null(k->ctx);
+	else if (k)
+		k->boolean(k->ctx, type == MT_TRUE);
+	else if (type == MT_NIL)
+		jbuf_put(f->out, "null", 4);
+	else if (type == MT_TRUE)
+		jbuf_put(f->out, "true", 4);
+	else
+		jbuf_put(f->out, "false", 5);
+}
+
+static inline void
+put_integer(Fast *f, int64_t x)
+{
+	if (f->sink)
+		f->sink->integer(f->sink->ctx, x);
+	else
+		jbuf_integer(f->out, x);
+}
+
+/* A number's text (a Float's, a Bignum's) */
+static inline void
+put_number(Fast *f, const char *text, size_t len)
+{
+	if (f->sink)
+		f->sink->number(f->sink->ctx, text, len);
+	else
+		jbuf_put(f->out, text, len);
 }
 
 /* Room for one more of a table's entries (size each), doubling. */
@@ -262,8 +319,19 @@ read_symbol(Fast *f, size_t *pos, const FastSym **out)
 
 /* Text of a String or Symbol: valid UTF-8 as it is, else the walk's. */
 static inline bool
-put_text(Fast *f, const uint8_t *s, size_t n)
+put_text(Fast *f, const uint8_t *s, size_t n, bool key)
 {
+	if (f->sink)
+	{
+		/* in the stream: stable for as long as the conversion */
+		if (!marshal_utf8_valid(s, n, false) || !charge(f, n))
+			return false;
+		if (key)
+			f->sink->key(f->sink->ctx, (const char *) s, n, true);
+		else
+			f->sink->string(f->sink->ctx, (const char *) s, n, true);
+		return true;
+	}
 	/* jsonb refuses longer strings: the walk's error */
 	if (f->pg && n > 0x0FFFFFFF)
 		return false;
@@ -335,9 +403,10 @@ fast_key(Fast *f, size_t *pos, const uint8_t **key, size_t *keylen, bool *sortab
 		s = b + sym->pos;
 		n = sym->len;
 	}
-	if (!put_text(f, s, n))
+	if (!put_text(f, s, n, true))
 		return false;
-	jbuf_put(f->out, ": ", f->pg ? 2 : 1);
+	if (!f->sink)
+		jbuf_put(f->out, ": ", f->pg ? 2 : 1);
 	*key = s;
 	*keylen = n;
 	return true;
@@ -422,8 +491,8 @@ fast_hash(Fast *f, size_t *pos)
 	if (!read_long(f, pos, &count) || count < 0 || (uint64_t) count > f->len - *pos)
 		return false;
 	/* jsonb's text: every object's keys in jsonb's order */
-	sortable = count > 1 && (count <= PRESORT_MAX || f->pg);
-	jbuf_putc(f->out, '{');
+	sortable = count > 1 && (count <= PRESORT_MAX || f->pg) && !f->sink;
+	put_bracket(f, '{');
 	for (int64_t i = 0; i < count && ok; i++)
 	{
 		size_t		start;
@@ -436,6 +505,8 @@ fast_hash(Fast *f, size_t *pos)
 		ok = fast_key(f, pos, &key, &keylen, &sortable) && fast_value(f, pos, true);
 		if (f->pg)
 			sortable = count > 1;	/* whatever the bytes of its keys */
+		else if (f->sink)
+			sortable = false;	/* the sink sorts */
 		if (ok && sortable)
 		{
 			FastPair   *p;
@@ -454,7 +525,8 @@ fast_hash(Fast *f, size_t *pos)
 	if (ok && sortable && !f->out->failed)
 		ok = sort_pairs(f, &f->pairs[base], (uint32_t) count);
 	f->npairs = base;
-	jbuf_putc(f->out, '}');
+	if (ok)
+		put_bracket(f, '}');	/* a sink gets nothing more once it failed */
 	return ok;
 }
 
@@ -466,7 +538,7 @@ fast_array(Fast *f, size_t *pos)
 	(*pos)++;
 	if (!read_long(f, pos, &count) || count < 0 || (uint64_t) count > f->len - *pos)
 		return false;
-	jbuf_putc(f->out, '[');
+	put_bracket(f, '[');
 	for (int64_t i = 0; i < count; i++)
 	{
 		if (i > 0)
@@ -474,7 +546,7 @@ fast_array(Fast *f, size_t *pos)
 		if (!fast_value(f, pos, true))
 			return false;
 	}
-	jbuf_putc(f->out, ']');
+	put_bracket(f, ']');
 	return true;
 }
 
@@ -495,7 +567,7 @@ put_float(Fast *f, bool neg, const char *digits, int nd, int decpt)
 	if (!f->pg || (decpt > 0 && decpt <= DBL_DIG) || (decpt <= 0 && decpt > -4))
 	{
 		len += marshal_format_digits(digits, nd, decpt, text + len);
-		jbuf_put(f->out, text, len);
+		put_number(f, text, len);
 		return;
 	}
 	{
@@ -599,9 +671,9 @@ slow:
 	if (!marshal_parse_float(t, n, &d))
 		return false;
 	if (!isfinite(d))
-		jbuf_put(f->out, "null", 4);
+		put_word(f, MT_NIL);
 	else if (!f->pg)
-		jbuf_put(f->out, text, marshal_format_float(d, text));
+		put_number(f, text, marshal_format_float(d, text));
 	else if (d == 0)
 		jbuf_put(f->out, "0.0", 3);	/* numeric has no -0 */
 	else
@@ -641,7 +713,7 @@ fast_bignum(Fast *f, size_t *pos)
 			m = m << 8 | mag[i];
 		if (m < ((uint64_t) 1 << 63))
 		{
-			jbuf_integer(f->out, negative ? -(int64_t) m : (int64_t) m);
+			put_integer(f, negative ? -(int64_t) m : (int64_t) m);
 			return true;
 		}
 	}
@@ -653,7 +725,7 @@ fast_bignum(Fast *f, size_t *pos)
 		size_t		nd;
 
 		marshal_bignum_decimal(mag, len, negative, digits, sizeof(digits), &nd, limbs);
-		jbuf_put(f->out, digits, nd);
+		put_number(f, digits, nd);
 	}
 	return true;
 }
@@ -757,9 +829,14 @@ fast_time(Fast *f, size_t *pos)
 	if (marshal_time_finish(&t, &iv, at, &err) != MARSHAL_OK)
 		return false;
 	tlen = marshal_time_xmlschema(&t, f->prec, text);
-	jbuf_putc(f->out, '"');
-	jbuf_put(f->out, text, tlen);
-	jbuf_putc(f->out, '"');
+	if (f->sink)
+		f->sink->string(f->sink->ctx, text, tlen, false);
+	else
+	{
+		jbuf_putc(f->out, '"');
+		jbuf_put(f->out, text, tlen);
+		jbuf_putc(f->out, '"');
+	}
 	return true;
 }
 
@@ -770,7 +847,7 @@ fast_string(Fast *f, size_t *pos)
 	size_t		n;
 	bool		leaf;
 
-	return read_string(f, pos, &s, &n, &leaf) && put_text(f, s, n);
+	return read_string(f, pos, &s, &n, &leaf) && put_text(f, s, n, false);
 }
 
 static bool
@@ -778,7 +855,7 @@ fast_symbol(Fast *f, size_t *pos)
 {
 	const FastSym *sym;
 
-	return read_symbol(f, pos, &sym) && put_text(f, f->b + sym->pos, sym->len);
+	return read_symbol(f, pos, &sym) && put_text(f, f->b + sym->pos, sym->len, false);
 }
 
 /* A container: its slot open while its entries are written. */
@@ -823,15 +900,9 @@ fast_value(Fast *f, size_t *pos, bool charge_it)
 	switch (b[p])
 	{
 		case MT_NIL:
-			jbuf_put(f->out, "null", 4);
-			*pos = p + 1;
-			return true;
 		case MT_TRUE:
-			jbuf_put(f->out, "true", 4);
-			*pos = p + 1;
-			return true;
 		case MT_FALSE:
-			jbuf_put(f->out, "false", 5);
+			put_word(f, b[p]);
 			*pos = p + 1;
 			return true;
 		case MT_FIXNUM:
@@ -841,7 +912,7 @@ fast_value(Fast *f, size_t *pos, bool charge_it)
 				p++;
 				if (!read_long(f, &p, &x))
 					return false;
-				jbuf_integer(f->out, x);
+				put_integer(f, x);
 				*pos = p;
 				return true;
 			}
@@ -899,9 +970,30 @@ fast_value(Fast *f, size_t *pos, bool charge_it)
 	}
 }
 
+static bool fast_run(const uint8_t *buf, size_t len, const MarshalJsonOptions *opts,
+					 const MarshalHooks *hooks, bool jsonb_text,
+					 const MarshalJsonSink *sink, JsonBuf *t);
+
 bool
 marshal_json_fast(const uint8_t *buf, size_t len, const MarshalJsonOptions *opts,
 				  const MarshalHooks *hooks, bool jsonb_text, JsonBuf *t)
+{
+	return fast_run(buf, len, opts, hooks, jsonb_text, NULL, t);
+}
+
+bool
+marshal_to_json_fast(const uint8_t *buf, size_t len, const MarshalJsonOptions *opts,
+					 const MarshalJsonSink *sink, const MarshalHooks *hooks)
+{
+	JsonBuf		none = {NULL, 0, 0, false, hooks};
+
+	return fast_run(buf, len, opts, hooks, false, sink, &none);
+}
+
+static bool
+fast_run(const uint8_t *buf, size_t len, const MarshalJsonOptions *opts,
+		 const MarshalHooks *hooks, bool jsonb_text, const MarshalJsonSink *sink,
+		 JsonBuf *t)
 {
 	Fast		f;
 	size_t		pos = MARSHAL_ROOT;
@@ -912,6 +1004,7 @@ marshal_json_fast(const uint8_t *buf, size_t len, const MarshalJsonOptions *opts
 		return false;
 	memset(&f, 0, sizeof(f));
 	f.pg = jsonb_text;
+	f.sink = sink;
 	f.b = buf;
 	f.len = len;
 	f.out = t;
@@ -920,7 +1013,7 @@ marshal_json_fast(const uint8_t *buf, size_t len, const MarshalJsonOptions *opts
 	f.max_depth = opts->max_depth ? opts->max_depth : MARSHAL_DEFAULT_MAX_DEPTH;
 	f.max_cost = opts->max_cost ? opts->max_cost : MARSHAL_DEFAULT_COST(len);
 	/* about one output byte per input byte, and the final NUL */
-	ok = jbuf_reserve(t, len + len / 4 + 16) &&
+	ok = (sink || jbuf_reserve(t, len + len / 4 + 16)) &&
 		fast_value(&f, &pos, true) && pos == len && !t->failed;
 	marshal_free(hooks, f.obj);
 	marshal_free(hooks, f.sym);

@@ -372,6 +372,16 @@ extern bool marshal_to_jsonb_text(const uint8_t *buf, size_t len,
 								  const MarshalJsonOptions *opts,
 								  const MarshalHooks *hooks,
 								  char **out, size_t *outlen);
+/*
+ * The JSON view of a validated stream to a sink (no transcoder, JSON or YAML
+ * hooks needed) in one pass, without an index, where the one-pass emitter
+ * reads every value (marshal_json_fast.c): false where it gives up, having
+ * sent the sink part of the value; then start again with marshal_to_json.
+ */
+extern bool marshal_to_json_fast(const uint8_t *buf, size_t len,
+								 const MarshalJsonOptions *opts,
+								 const MarshalJsonSink *sink,
+								 const MarshalHooks *hooks);
 
 /* The JSON view of one view entry's value (cast, for record attributes). */
 extern MarshalStatus marshal_to_json_entry(const MarshalDoc *doc,

@@ -306,6 +306,30 @@ rbmarshal_json_entry(const MarshalDoc *doc, const MarshalEntry *e,
 	return s.result;
 }
 
+/* The JSON view as a JsonbValue tree by the one-pass emitter, or NULL. */
+static JsonbValue *
+json_value_fast(bytea *v, int time_precision, MarshalBinaryMode binary)
+{
+	MarshalJsonOptions opts;
+	JsonbSink	s = {NULL, NULL};
+	MarshalJsonSink sink = {
+		&s, sink_begin_object, sink_end_object, sink_begin_array,
+		sink_end_array, sink_key, sink_string, sink_null, sink_boolean,
+		sink_integer, sink_number, NULL, NULL, NULL
+	};
+
+	if (time_precision < 0 || time_precision > 9)
+		return NULL;			/* the walk's error */
+	memset(&opts, 0, sizeof(opts));
+	opts.time_precision = time_precision;
+	opts.binary = binary;
+	opts.max_depth = (uint32_t) rbmarshal_max_depth;
+	if (!marshal_to_json_fast((const uint8_t *) VARDATA_ANY(v), VARSIZE_ANY_EXHDR(v),
+							  &opts, &sink, rbmarshal_hooks()))
+		return NULL;
+	return s.result;
+}
+
 static Datum
 marshal_jsonb(bytea *v, int time_precision, MarshalBinaryMode binary)
 {
@@ -326,8 +350,17 @@ marshal_jsonb(bytea *v, int time_precision, MarshalBinaryMode binary)
 									 ALLOCSET_DEFAULT_SIZES);
 		old = MemoryContextSwitchTo(work);
 	}
-	rbmarshal_open_lazy(v, &doc);
-	root = rbmarshal_json_value(&doc, MARSHAL_ROOT, time_precision, binary);
+	/*
+	 * In one pass without an index where the codec can; else (having
+	 * pushed a part, left to the context) by the indexed walk.
+	 */
+	memset(&doc, 0, sizeof(doc));
+	root = json_value_fast(v, time_precision, binary);
+	if (root == NULL)
+	{
+		rbmarshal_open_lazy(v, &doc);
+		root = rbmarshal_json_value(&doc, MARSHAL_ROOT, time_precision, binary);
+	}
 	if (work)
 		MemoryContextSwitchTo(old);
 	result = JsonbValueToJsonb(root);
