@@ -871,6 +871,30 @@ pairs_of(YState *st, YNode *n)
 	return revive_hash(st, h, n);
 }
 
+/*
+ * Numeric#zero? of a Duration part: Integers and Floats are decided; other
+ * numbers (BigDecimal, Rational) are taken as not zero; anything else has
+ * no zero? and Ruby raises.
+ */
+static bool
+duration_part_zero(YState *st, YNode *n, const RVal *x)
+{
+	switch (x->kind)
+	{
+		case RV_INT:
+			return x->ival == 0;
+		case RV_FLOAT:
+			return x->dval == 0;
+		case RV_BIGINT:
+		case RV_USERDEF:
+		case RV_USRMARSHAL:
+			return false;
+		default:
+			yr_fail_at(st, n, MARSHAL_ERR_UNREPRESENTABLE,
+					   "a Duration part that is not a number");
+	}
+}
+
 /* ActiveSupport's classes whose init_with builds another shape */
 static RVal *
 revive_special(YState *st, YNode *n, const char *name, RVal *obj)
@@ -984,35 +1008,45 @@ revive_special(YState *st, YNode *n, const char *name, RVal *obj)
 	if (strcmp(name, "ActiveSupport::Duration") == 0)
 	{
 		RVal	   *value,
-				   *parts,
-				   *p;
+				   *parts;
+		bool		is_array;
 
 		h = pairs_of(st, n);
 		value = yr_hash_get(h, "value");
 		parts = yr_hash_get(h, "parts");
-		if (!value || !parts || parts->kind != RV_HASH)
+		if (!value || !parts || (parts->kind != RV_HASH && parts->kind != RV_ARRAY))
 			yr_fail_at(st, n, MARSHAL_ERR_UNREPRESENTABLE,
 						 "a Duration without value and parts");
-		/* @value, @parts = value, parts; parts.reject!(&:zero?) unless value == 0 */
-		if (!(value->kind == RV_INT && value->ival == 0))
+		/*
+		 * @value, @parts = value, parts; parts.reject! { |k, v| v.zero? }
+		 * unless value == 0.  Rails 5.0 and 5.1 kept parts as an Array of
+		 * [unit, n] pairs, which the block takes apart the same way.
+		 */
+		is_array = parts->kind == RV_ARRAY;
+		if (!((value->kind == RV_INT && value->ival == 0) ||
+			  (value->kind == RV_FLOAT && value->dval == 0)))
 		{
+			uint32_t	step = is_array ? 1 : 2;
 			uint32_t	k = 0;
 
-			for (uint32_t i = 0; i + 1 < parts->items.n; i += 2)
+			for (uint32_t i = 0; i + step - 1 < parts->items.n; i += step)
 			{
-				RVal	   *x = parts->items.v[i + 1];
+				RVal	   *pair = parts->items.v[i];
+				RVal	   *x = is_array ?
+					(pair->kind == RV_ARRAY && pair->items.n > 1 ? pair->items.v[1] : st->nil) :
+					parts->items.v[i + 1];
 
-				if ((x->kind == RV_INT && x->ival == 0) || (x->kind == RV_FLOAT && x->dval == 0))
+				if (duration_part_zero(st, n, x))
 					continue;
-				parts->items.v[k++] = parts->items.v[i];
-				parts->items.v[k++] = x;
+				for (uint32_t j = 0; j < step; j++)
+					parts->items.v[k++] = parts->items.v[i + j];
 			}
 			parts->items.n = k;
-			parts->index = NULL;
+			if (!is_array)
+				parts->index = NULL;
 		}
-		p = parts;
 		yr_ivar_set(st, obj, "@value", 6, value);
-		yr_ivar_set(st, obj, "@parts", 6, p);
+		yr_ivar_set(st, obj, "@parts", 6, parts);
 		return obj;
 	}
 	return NULL;

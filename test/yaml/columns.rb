@@ -6,8 +6,9 @@
 # HashWithIndifferentAccess, Durations, Symbols as values, every block style
 # Psych writes for multi-line Strings, Strings Psych must quote, non-ASCII
 # and binary Strings, empty collections, and texts of Syck (Ruby 1.8/1.9.2)
-# that old rows still hold.  Everything but the Syck texts is written by
-# Ruby (Psych 4, ActiveRecord 6.1 with sqlite3 in memory).
+# and older Rails that old rows still hold.  Everything but the Syck and
+# older Rails texts is written by Ruby (Psych 4, ActiveRecord 6.1 with
+# sqlite3 in memory).
 require "ipaddr"
 
 module ColumnTexts
@@ -162,8 +163,53 @@ module ColumnTexts
     "--- \n- &id001 \n  a: 1\n- *id001\n"
   ].freeze
 
+  # Forms older Rails wrote that rows still hold: a TimeWithZone as a tagged
+  # scalar (Rails 3), a Duration's parts as [unit, n] pairs (Rails 5.0/5.1),
+  # a TimeWithZone whose time has an offset, BigDecimal without a precision
+  OLD_RAILS = [
+    "--- !ruby/object:ActiveSupport::TimeWithZone 2010-05-04 10:20:30.123456 Z\n",
+    "--- !ruby/object:ActiveSupport::TimeWithZone\nutc: 2024-03-01 12:00:00.123456000 Z\nzone: " \
+    "!ruby/object:ActiveSupport::TimeZone\n  name: America/New_York\ntime: 2024-03-01 07:00:00.123456000 -05:00\n",
+    "--- !ruby/object:ActiveSupport::TimeWithZone\nutc: 2024-03-01 12:00:00 +05:30\nzone: " \
+    "!ruby/object:ActiveSupport::TimeZone\n  name: Asia/Kolkata\ntime: 2024-03-01 17:30:00 Z\n",
+    "- !ruby/object:ActiveSupport::Duration\n  value: 3600\n  parts:\n  - - :hours\n    - 1\n",
+    "- !ruby/object:ActiveSupport::Duration\n  value: 90000\n  parts:\n  - - :days\n    - 1\n  - - :hours\n    - 1\n" \
+    "  - - :minutes\n    - 0\n",
+    "- !ruby/object:ActiveSupport::Duration\n  value: 0\n  parts:\n  - - :days\n    - 0\n",
+    "- !ruby/object:ActiveSupport::Duration\n  value: 0.0\n  parts:\n    :seconds: 0.0\n",
+    "- !ruby/object:ActiveSupport::Duration\n  value: 5\n  parts:\n    :seconds: five\n",
+    "- !ruby/object:ActiveSupport::Duration\n  value: 5\n  parts:\n  - :seconds\n",
+    "- !ruby/object:ActiveSupport::Duration\n  value: 90061.5\n  parts:\n    :days: 1\n    :hours: 1\n" \
+    "    :minutes: 1\n    :seconds: 1.5\n",
+    "- !ruby/object:ActiveSupport::Duration\n  value: 3600\n  parts:\n    hours: 1\n",
+    "--- !ruby/object:BigDecimal 0.1E1\n",
+    "--- !ruby/object:BigDecimal 18:-0.0\n",
+    "--- !ruby/object:BigDecimal 9:0.1E-20\n",
+    "status: !ruby/symbol active\nrole: :admin\nkind: !ruby/sym 'needs review'\n",
+    "--- !ruby/object:Set\nhash: {}\n",
+    "--- !ruby/object:Set\nhash:\n  :a: true\n  b: true\n  3: true\n",
+    "--- !ruby/hash:ActiveSupport::HashWithIndifferentAccess\n:sym: 1\n1: 2\n~: 3\n",
+    "--- !ruby/hash:ActiveSupport::HashWithIndifferentAccess {}\n",
+    "--- !ruby/object:IPAddr\nfamily: 2\naddr: 3232235776\nmask_addr: 4294967040\n"
+  ].freeze
+
+  # Strings of the characters that decide Psych's style (plain, quoted,
+  # literal with an indentation indicator or chomping, folded), in the
+  # containers columns hold
+  def self.string_texts
+    r = Random.new(7)
+    parts = ["a", "word", " ", "  ", "\n", "\n\n", "\t", "é", "日本", ":", ": ", "#", " #", "-", "- ", "'", "\"",
+             "\\", "yes", "1", "0x1F", "1e3", "~", "null", "|", ">", "&", "*", "!", "%", "@", "`", "{", "}", "[", "]",
+             ",", "?", "\r\n", "\r", "\u2028", "\u0085", "\u00a0", "\x7f", "\x01", "---", "...", "x" * 85]
+    Array.new(200) do |i|
+      s = Array.new(1 + r.rand(8)) { parts[r.rand(parts.size)] }.join
+      [s, { "k" => s, s => 1 }, [s, { "n" => [s + "\n"] }],
+       ActiveSupport::HashWithIndifferentAccess.new("body" => s, "list" => [s])][i % 4].to_yaml
+    end
+  end
+
   def self.texts
     setup_db
-    paper_trail_texts + serialized_texts + SYCK
+    paper_trail_texts + serialized_texts + SYCK + OLD_RAILS + string_texts
   end
 end
