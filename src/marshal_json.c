@@ -278,8 +278,9 @@ emit_key(Walk *w, const MarshalEntry *e, const MarshalLeaf *leaf)
 		s->key = (const char *) k.text.ptr;
 		if (k.text.ptr == (const uint8_t *) buf)
 		{
-			memcpy(w->scratch[w->depth], buf,
-				   k.text.len < PATH_KEY_SHOWN ? k.text.len : PATH_KEY_SHOWN);
+			/* only what was copied: a message reads no further */
+			s->keylen = k.text.len < PATH_KEY_SHOWN ? k.text.len : PATH_KEY_SHOWN;
+			memcpy(w->scratch[w->depth], buf, s->keylen);
 			s->key = w->scratch[w->depth];
 		}
 	}

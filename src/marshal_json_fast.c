@@ -1,9 +1,9 @@
 /*
  * marshal_json_fast.c
- *		Marshal to JSON text in one pass over a validated stream, for the
- *		values most streams hold: nil, booleans, Integers, Floats, Strings and
- *		Symbols in UTF-8, US-ASCII or binary, Arrays, Hashes with String or
- *		Symbol keys, Times, and links to any of them.
+ *		Marshal to JSON text in one pass, for the values most streams hold:
+ *		nil, booleans, Integers, Floats, Strings and Symbols in UTF-8,
+ *		US-ASCII or binary, Arrays, Hashes with String or Symbol keys, Times,
+ *		and links to any of them.
  *
  * It writes what the indexed walk (marshal_json.c) and the text sink write,
  * byte for byte, without the index or nodes: it numbers objects and symbols
@@ -15,6 +15,10 @@
  * takes the indexed walk, which also gives the error.  Test:
  * test/json_identity/check.sh compares the two over every stored input,
  * fuzz_walk on every input it makes.
+ *
+ * Every read is bounds-checked and every loop bounded, so any bytes are
+ * safe to give it; whether they are a valid stream is the reader's to say
+ * (marshal_to_json_text validates after it; stored values were validated).
  *
  * It also writes the text jsonb's output function prints for the same
  * value (f->pg, for the json cast): every object's keys in jsonb's order

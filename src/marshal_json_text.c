@@ -278,14 +278,19 @@ marshal_to_json_text(const uint8_t *buf, size_t len,
 	err->status = MARSHAL_OK;
 
 	/*
-	 * Validated, then written in one pass where it can be (no index, no
-	 * nodes); else by the indexed walk below, which also says what is wrong.
+	 * Written in one pass where it can be (no index, no nodes), and kept if
+	 * the stream is valid; else by the indexed walk, which also says what is
+	 * wrong.  (The pass reads any bytes safely; validating after it spares a
+	 * stream it gives up on being validated twice.)
 	 */
-	st = marshal_validate(buf, len, hooks, opts->max_depth, err);
-	if (st != MARSHAL_OK)
-		return st;
 	if (marshal_json_fast(buf, len, opts, hooks, false, &fast) && !fast.failed)
 	{
+		st = marshal_validate(buf, len, hooks, opts->max_depth, err);
+		if (st != MARSHAL_OK)
+		{
+			marshal_free(hooks, fast.buf);
+			return st;
+		}
 		fast.buf[fast.len] = '\0';
 		*out = fast.buf;
 		*outlen = fast.len;

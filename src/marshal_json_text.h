@@ -58,8 +58,8 @@ extern bool jbuf_quoted(JsonBuf *t, const uint8_t *s, size_t n, bool check_utf8,
 						bool pg);
 
 /*
- * The one-pass emitter (marshal_json_fast.c): the JSON text of a validated
- * stream appended to t, or false where the indexed walk must do it (a value
+ * The one-pass emitter (marshal_json_fast.c): the JSON text of a stream
+ * (bounds-checked, but valid only if the reader says so) appended to t, or false where the indexed walk must do it (a value
  * it does not read, an error, a limit); t->len is then to be reset.
  * jsonb_text: the text jsonb's output function prints for it instead
  * (marshal_to_jsonb_text).

@@ -5,7 +5,9 @@
 #   each hex field of test/**/*.tsv, the .bin fixtures, the fuzz regression
 #   inputs, and the local fuzz corpora and bench/out workloads when present.
 #   For changes to the JSON emitter that must not change its output.
-#   Prints "json-identity: N passed, N failed" (N inputs x 3 option sets).
+#   Prints "json-identity: N passed, N failed" (N inputs x 3 option sets),
+#   then the same for this tree's one-pass text against its own indexed
+#   walk ("json-self"), which holds whatever else changed since BASE.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -42,18 +44,26 @@ tohex() { od -An -v -tx1 "$1" | tr -d ' \n'; echo; }
 "$tmp/dump_base" <"$tmp/inputs" >"$tmp/out_base"
 "$tmp/dump_new" <"$tmp/inputs" >"$tmp/out_new"
 total=$(wc -l <"$tmp/out_base")
-differ=$(paste -d '\n' "$tmp/out_base" "$tmp/out_new" | paste - - -d '\t' |
-	awk -F '\t' '$1 != $2' | wc -l)
-if ((differ > 0)); then
-	# the first few differing inputs, with both outputs
-	paste "$tmp/out_base" "$tmp/out_new" | awk -F '\t' '$1 != $2 { print NR; if (++n == 5) exit }' |
+
+# how many lines of two outputs differ; the first few, with their inputs
+compare() {
+	local a=$1 b=$2 la=$3 lb=$4
+	paste -d '\t' "$a" "$b" | awk -F '\t' '$1 != $2 { print NR; if (++n == 5) exit }' |
 		while read -r i; do
 			k=$(((i - 1) / 3 + 1))
-			echo "input: $(sed -n "${k}p" "$tmp/inputs" | cut -c1-200)"
-			echo "  base: $(sed -n "${i}p" "$tmp/out_base" | cut -c1-300)"
-			echo "  new:  $(sed -n "${i}p" "$tmp/out_new" | cut -c1-300)"
+			echo "input: $(sed -n "${k}p" "$tmp/inputs" | cut -c1-200)" >&2
+			echo "  $la: $(sed -n "${i}p" "$a" | cut -c1-300)" >&2
+			echo "  $lb: $(sed -n "${i}p" "$b" | cut -c1-300)" >&2
 		done
-fi
+	paste -d '\t' "$a" "$b" | awk -F '\t' '$1 != $2' | wc -l
+}
+
+differ=$(compare "$tmp/out_base" "$tmp/out_new" base new)
 echo "inputs: $(wc -l <"$tmp/inputs"), outputs: $total"
 echo "json-identity: $((total - differ)) passed, $differ failed"
-((differ == 0))
+
+# the one-pass text against the indexed walk of the same tree
+"$tmp/dump_new" indexed <"$tmp/inputs" >"$tmp/out_indexed"
+self=$(compare "$tmp/out_new" "$tmp/out_indexed" "one pass" indexed)
+echo "json-self: $((total - self)) passed, $self failed"
+((differ == 0 && self == 0))

@@ -3,7 +3,8 @@
  *		marshal_to_json_text() of every input, one line each, to compare the
  *		JSON text of two builds byte for byte (check.sh).
  *
- * Usage: dump < HEX_LINES	(one Marshal stream in hex a line)
+ * Usage: dump [indexed] < HEX_LINES	(one Marshal stream in hex a line)
+ * ("indexed": always by the indexed walk, marshal_to_json_text_indexed)
  * Each input is converted under three option sets (the defaults; time
  * precision 0 with invalid bytes replaced; precision 9 with them refused);
  * each result is "OK <text>" or "ERR <status> <offset> <detail>".
@@ -15,8 +16,9 @@
 #include <string.h>
 
 int
-main(void)
+main(int argc, char **argv)
 {
+	bool		indexed = argc > 1 && strcmp(argv[1], "indexed") == 0;
 	static const MarshalJsonOptions sets[] = {
 		MARSHAL_JSON_DEFAULTS,
 		{0, MBIN_REPLACE, 0, 0},
@@ -45,8 +47,9 @@ main(void)
 			MarshalError err;
 			char	   *out = NULL;
 			size_t		outlen = 0;
-			MarshalStatus st = marshal_to_json_text(buf, len, &sets[s], NULL,
-													&out, &outlen, &err);
+			MarshalStatus st = indexed ?
+				marshal_to_json_text_indexed(buf, len, &sets[s], NULL, &out, &outlen, &err) :
+				marshal_to_json_text(buf, len, &sets[s], NULL, &out, &outlen, &err);
 
 			if (st == MARSHAL_OK)
 			{
