@@ -26,6 +26,7 @@
  * Floats as numeric prints their text (sql/json_text.sql checks it).
  */
 #include "marshal_json_text.h"
+#include "marshal_json_walk.h"
 
 #include <float.h>
 #include <math.h>
@@ -85,6 +86,11 @@ typedef struct Fast
 	bool		pg;				/* jsonb's text (marshal_to_jsonb_text) */
 	const MarshalJsonSink *sink;	/* events to it instead of text */
 } Fast;
+
+/*
+ * Helpers with buffers (OWN_FRAME) stay out of fast_value: its frame is
+ * paid once per level of nesting, 1000 levels of which must fit the stack.
+ */
 
 /* Hashes up to this size have their keys in jsonb's order (marshal_json.c) */
 #define PRESORT_MAX 256
@@ -452,7 +458,21 @@ sort_pairs(Fast *f, FastPair *pairs, uint32_t count)
 			break;
 	if (i == count)
 		return true;			/* in order already, and no key twice */
-	qsort(pairs, count, sizeof(FastPair), pair_cmp);
+	if (count <= 32)
+	{
+		/* few: insertion (qsort would allocate for its merge) */
+		for (i = 1; i < count; i++)
+		{
+			FastPair	p = pairs[i];
+			uint32_t	j;
+
+			for (j = i; j > 0 && pair_cmp(&p, &pairs[j - 1]) < 0; j--)
+				pairs[j] = pairs[j - 1];
+			pairs[j] = p;
+		}
+	}
+	else
+		qsort(pairs, count, sizeof(FastPair), pair_cmp);
 	if (size > f->tmpcap)
 	{
 		char	   *p = marshal_realloc(f->hooks, f->tmp, size);
@@ -560,7 +580,7 @@ fast_array(Fast *f, size_t *pos)
  * same but for exponents ("1.0e+20" is 100000000000000000000, "1.5e-05"
  * 0.000015: the mantissa's decimals less the exponent, at least none).
  */
-static void
+static OWN_FRAME void
 put_float(Fast *f, bool neg, const char *digits, int nd, int decpt)
 {
 	char		text[40];
@@ -600,7 +620,7 @@ put_float(Fast *f, bool neg, const char *digits, int nd, int decpt)
  * decimal of at most DBL_DIG digits reads back from its double), so only
  * the layout changes.
  */
-static bool
+static OWN_FRAME bool
 fast_float(Fast *f, const uint8_t *t, size_t n)
 {
 	char		digits[20];
@@ -689,7 +709,7 @@ slow:
 }
 
 /* An Integer of any size: 63 bits as an integer, else its decimal digits. */
-static bool
+static OWN_FRAME bool
 fast_bignum(Fast *f, size_t *pos)
 {
 	size_t		at = *pos;
@@ -739,7 +759,7 @@ fast_bignum(Fast *f, size_t *pos)
  * that matter are Integers; zone and others may be nil, true, false,
  * Integers, Strings or links, numbered as they pass.
  */
-static bool
+static OWN_FRAME bool
 fast_time(Fast *f, size_t *pos)
 {
 	size_t		at = *pos;
