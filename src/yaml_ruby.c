@@ -9,8 +9,10 @@
  * interned (yr_deduplicate in yaml_hash.c), a repeated key keeps its place and takes the new
  * value; merge keys follow revive_hash.  Objects of named classes get the
  * mapping as instance variables, except the classes whose Ruby code
- * (init_with, ActiveSupport's HashWithIndifferentAccess) builds something
- * else: those are built as that code does.  In safe mode each class Psych's
+ * (init_with, ActiveSupport's HashWithIndifferentAccess, the Hash tags
+ * ActionController routes to its Parameters' init_with) builds something
+ * else: those are built as that code does, keeping or copying what an alias
+ * shares as that code does.  In safe mode each class Psych's
  * ClassLoader would look up must be permitted.
  */
 #include "yaml_internal.h"
@@ -895,6 +897,69 @@ duration_part_zero(YState *st, YNode *n, const RVal *x)
 	}
 }
 
+/* Hash#with_indifferent_access: a new HashWithIndifferentAccess (one's dup) */
+static RVal *
+with_indifferent_access(YState *st, YNode *n, RVal *h)
+{
+	RVal	   *copy;
+
+	if (h == NULL || h->kind != RV_HASH)
+		yr_fail_at(st, n, MARSHAL_ERR_UNREPRESENTABLE,
+				   "with_indifferent_access of what is not a Hash");
+	if (!is_hwia(h))
+		return hwia_new(st, n, h);
+	copy = yr_new(st, RV_HASH);
+	copy->cls = h->cls;
+	copy->dflt = h->dflt;
+	yr_charge(st, n, h->items.n);
+	for (uint32_t p = 0; p + 1 < h->items.n; p += 2)
+		yr_hash_set(st, copy, h->items.v[p], h->items.v[p + 1]);
+	return copy;
+}
+
+/*
+ * ActionController::Parameters#init_with (Rails 5 to 7.2), which
+ * ActionController registers for its Hash tags too (YAML.load_tags): the
+ * Rails 4.2 !ruby/hash: form is the mapping with indifferent access, not
+ * permitted; the !ruby/hash-with-ivars: form its elements so and
+ * ivars[:@permitted]; the object form its parameters and permitted as they
+ * are, any other key left out.
+ */
+static RVal *
+action_params(YState *st, YNode *n, RVal *obj)
+{
+	RVal	   *h = pairs_of(st, n);
+	RVal	   *params;
+	RVal	   *permitted = NULL;
+
+	if (strncmp(n->tag, "!ruby/hash:", 11) == 0)
+	{
+		params = with_indifferent_access(st, n, h);
+		permitted = st->rfalse;
+	}
+	else if (strncmp(n->tag, "!ruby/hash-with-ivars:", 22) == 0)
+	{
+		RVal	   *iv = yr_hash_get(h, "ivars");
+
+		params = with_indifferent_access(st, n, yr_hash_get(h, "elements"));
+		if (iv == NULL || iv->kind != RV_HASH)
+			yr_fail_at(st, n, MARSHAL_ERR_UNREPRESENTABLE, "Parameters without ivars");
+		for (uint32_t p = 0; p + 1 < iv->items.n; p += 2)
+			if (iv->items.v[p]->kind == RV_SYMBOL && iv->items.v[p]->len == 10 &&
+				memcmp(iv->items.v[p]->str, "@permitted", 10) == 0)
+				permitted = iv->items.v[p + 1];
+	}
+	else
+	{
+		params = yr_hash_get(h, "parameters");
+		permitted = yr_hash_get(h, "permitted");
+	}
+	obj->kind = RV_OBJECT;
+	yr_ivar_set(st, obj, "@parameters", 11, params ? params : st->nil);
+	yr_ivar_set(st, obj, "@permitted", 10, permitted ? permitted : st->nil);
+	return obj;
+}
+
 /* ActiveSupport's classes whose init_with builds another shape */
 static RVal *
 revive_special(YState *st, YNode *n, const char *name, RVal *obj)
@@ -950,6 +1015,8 @@ revive_special(YState *st, YNode *n, const char *name, RVal *obj)
 		obj->data = arr;
 		return obj;
 	}
+	if (strcmp(name, "ActionController::Parameters") == 0)
+		return action_params(st, n, obj);
 	if (strcmp(name, "OpenStruct") == 0)
 	{
 		RVal	   *table = yr_new(st, RV_HASH);
@@ -1274,6 +1341,10 @@ map(YState *st, YNode *n)
 		return exception(st, n, class_name(*rest ? rest + 1 : NULL));
 	if (strcmp(tag, "!set") == 0 || strcmp(tag, "tag:yaml.org,2002:set") == 0)
 		return psych_hash(st, n, "Psych::Set");
+	/* YAML.load_tags of ActionController: revived by init_with */
+	if (strcmp(tag, "!ruby/hash:ActionController::Parameters") == 0 ||
+		strcmp(tag, "!ruby/hash-with-ivars:ActionController::Parameters") == 0)
+		return revive(st, n, "ActionController::Parameters");
 	if (tag_is(tag, "!ruby/hash-with-ivars", &rest) && (*rest == '\0' || *rest == ':'))
 	{
 		v = yr_new(st, RV_HASH);

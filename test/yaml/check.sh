@@ -36,7 +36,7 @@ for bin in yaml_check yaml_check_asan; do
 	add "$bin" "$log/$bin"
 done
 
-bash test/regenerate-check.sh --hint "(needs ruby-activesupport and ruby-activerecord: test/setup-debian.sh)" \
+bash test/regenerate-check.sh --hint "(needs ruby-activesupport, ruby-activerecord, ruby-actionpack and ruby-sqlite3: test/setup-debian.sh)" \
 	yaml-fixtures test/yaml/generate.rb -- test/yaml/cases.tsv >"$log/fixtures" 2>&1
 cat "$log/fixtures"
 add yaml-fixtures "$log/fixtures"

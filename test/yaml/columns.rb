@@ -193,6 +193,22 @@ module ColumnTexts
     "--- !ruby/object:IPAddr\nfamily: 2\naddr: 3232235776\nmask_addr: 4294967040\n"
   ].freeze
 
+  # ActionController::Parameters stored by mistake (PaperTrail metadata,
+  # serialize :params): Rails 4.2's Hash forms, which ActionController's
+  # YAML.load_tags send to init_with, and the object form
+  PARAMS = [
+    "--- !ruby/hash:ActionController::Parameters\nuser: !ruby/hash:ActiveSupport::HashWithIndifferentAccess\n" \
+    "  name: x\n  tags: [a]\nid: '5'\nlist:\n- {a: 1}\n",
+    "--- !ruby/hash-with-ivars:ActionController::Parameters\nelements:\n  user: !ruby/hash:ActionController::Parameters\n" \
+    "    name: x\n  id: '5'\nivars:\n  :@permitted: true\n",
+    "- &p !ruby/hash:ActionController::Parameters\n  a: &l [1, {b: 2}]\n- *p\n- *l\n",
+    "--- !ruby/object:ActionController::Parameters\nparameters: !ruby/hash:ActiveSupport::HashWithIndifferentAccess\n" \
+    "  id: '5'\npermitted: true\nconverted_arrays: !ruby/object:Set\n  hash: {}\n",
+    "--- !ruby/object:ActionController::Parameters\npermitted: true\n",
+    "--- !ruby/hash-with-ivars:ActionController::Parameters\nelements:\n  a: 1\nivars: {}\n",
+    "--- !ruby/hash-with-ivars:ActionController::Parameters\nivars: {}\n"
+  ].freeze
+
   # Strings of the characters that decide Psych's style (plain, quoted,
   # literal with an indentation indicator or chomping, folded), in the
   # containers columns hold
@@ -210,6 +226,6 @@ module ColumnTexts
 
   def self.texts
     setup_db
-    paper_trail_texts + serialized_texts + SYCK + OLD_RAILS + string_texts
+    paper_trail_texts + serialized_texts + SYCK + OLD_RAILS + string_texts + PARAMS
   end
 end

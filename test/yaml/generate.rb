@@ -55,6 +55,8 @@ end
 if ARGV[0] == "--oracle"
   # --- the oracle: a fresh process, forked per text -------------------------
   require "active_support/all"
+  # ActionController registers its Parameters' Hash tags (YAML.load_tags)
+  require "action_controller"
   eval(USER_CLASSES) # rubocop:disable Security/Eval
   Time.zone = "UTC"
   texts = Marshal.load(File.binread(ARGV[1]))
