@@ -83,6 +83,10 @@ typedef struct Fast
 	char	   *tmp;
 	size_t		tmpcap;
 	FastSym		replayed;		/* a symbol defined again while replaying */
+	uint32_t	obj_inline[64];
+	FastSym		sym_inline[32];
+	FastPair	pairs_inline[32];
+	char		tmp_inline[1024];
 	bool		pg;				/* jsonb's text (marshal_to_jsonb_text) */
 	const MarshalJsonSink *sink;	/* events to it instead of text */
 } Fast;
@@ -160,13 +164,24 @@ put_number(Fast *f, const char *text, size_t len)
 		jbuf_put(f->out, text, len);
 }
 
-/* Room for one more of a table's entries (size each), doubling. */
+/*
+ * Room for one more of a table's entries (size each), doubling; a table
+ * starts in the Fast itself (small values allocate nothing).
+ */
 static bool
-fast_grow(Fast *f, void **table, uint32_t *cap, size_t size)
+fast_grow(Fast *f, void **table, uint32_t *cap, size_t size, void *inline_table)
 {
-	uint32_t	n = *cap ? *cap * 2 : 64;
-	void	   *p = marshal_realloc(f->hooks, *table, (size_t) n * size);
+	uint32_t	n = *cap * 2;
+	void	   *p;
 
+	if (*table == inline_table)
+	{
+		p = marshal_alloc(f->hooks, (size_t) n * size);
+		if (p != NULL)
+			memcpy(p, inline_table, (size_t) *cap * size);
+	}
+	else
+		p = marshal_realloc(f->hooks, *table, (size_t) n * size);
 	if (p == NULL)
 		return false;
 	*table = p;
@@ -180,7 +195,7 @@ add_object(Fast *f, size_t at, uint32_t *slot)
 {
 	if (f->replay)
 		return true;
-	if (f->nobj == f->objcap && !fast_grow(f, (void **) &f->obj, &f->objcap, sizeof(uint32_t)))
+	if (f->nobj == f->objcap && !fast_grow(f, (void **) &f->obj, &f->objcap, sizeof(uint32_t), f->obj_inline))
 		return false;
 	if (slot)
 		*slot = f->nobj;
@@ -295,7 +310,7 @@ read_symbol(Fast *f, size_t *pos, const FastSym **out)
 		return false;
 	if (!f->replay)
 	{
-		if (f->nsym == f->symcap && !fast_grow(f, (void **) &f->sym, &f->symcap, sizeof(FastSym)))
+		if (f->nsym == f->symcap && !fast_grow(f, (void **) &f->sym, &f->symcap, sizeof(FastSym), f->sym_inline))
 			return false;
 		idx = f->nsym++;
 		f->sym[idx].pos = (uint32_t) (s - b);
@@ -475,10 +490,12 @@ sort_pairs(Fast *f, FastPair *pairs, uint32_t count)
 		qsort(pairs, count, sizeof(FastPair), pair_cmp);
 	if (size > f->tmpcap)
 	{
-		char	   *p = marshal_realloc(f->hooks, f->tmp, size);
+		char	   *p = marshal_alloc(f->hooks, size);
 
 		if (p == NULL)
 			return false;
+		if (f->tmp != f->tmp_inline)
+			marshal_free(f->hooks, f->tmp);
 		f->tmp = p;
 		f->tmpcap = size;
 	}
@@ -536,7 +553,8 @@ fast_hash(Fast *f, size_t *pos)
 			FastPair   *p;
 
 			if (f->npairs == f->paircap &&
-				!fast_grow(f, (void **) &f->pairs, &f->paircap, sizeof(FastPair)))
+				!fast_grow(f, (void **) &f->pairs, &f->paircap, sizeof(FastPair),
+						   f->pairs_inline))
 				return false;
 			p = &f->pairs[f->npairs++];
 			p->start = start;
@@ -1026,7 +1044,15 @@ fast_run(const uint8_t *buf, size_t len, const MarshalJsonOptions *opts,
 	/* jsonb's limits (256 MB a container) are the walk's to report */
 	if (len < MARSHAL_ROOT || len >= OBJ_OPEN || (jsonb_text && len > (64 << 20)))
 		return false;
-	memset(&f, 0, sizeof(f));
+	memset(&f, 0, offsetof(Fast, obj_inline));
+	f.obj = f.obj_inline;
+	f.objcap = lengthof(f.obj_inline);
+	f.sym = f.sym_inline;
+	f.symcap = lengthof(f.sym_inline);
+	f.pairs = f.pairs_inline;
+	f.paircap = lengthof(f.pairs_inline);
+	f.tmp = f.tmp_inline;
+	f.tmpcap = sizeof(f.tmp_inline);
 	f.pg = jsonb_text;
 	f.sink = sink;
 	f.b = buf;
@@ -1039,9 +1065,13 @@ fast_run(const uint8_t *buf, size_t len, const MarshalJsonOptions *opts,
 	/* about one output byte per input byte, and the final NUL */
 	ok = (sink || jbuf_reserve(t, len + len / 4 + 16)) &&
 		fast_value(&f, &pos, true) && pos == len && !t->failed;
-	marshal_free(hooks, f.obj);
-	marshal_free(hooks, f.sym);
-	marshal_free(hooks, f.pairs);
-	marshal_free(hooks, f.tmp);
+	if (f.obj != f.obj_inline)
+		marshal_free(hooks, f.obj);
+	if (f.sym != f.sym_inline)
+		marshal_free(hooks, f.sym);
+	if (f.pairs != f.pairs_inline)
+		marshal_free(hooks, f.pairs);
+	if (f.tmp != f.tmp_inline)
+		marshal_free(hooks, f.tmp);
 	return ok;
 }
