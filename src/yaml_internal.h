@@ -224,6 +224,8 @@ extern void yr_permit(YState *st, const YNode *n, const char *cls);
 extern const char *yr_class(YState *st, const YNode *n, const char *name);
 extern const YClassIvars *yr_class_ivars(YState *st, const char *cls);
 extern int	yr_ivar_rank(const YClassIvars *c, const char *name, size_t len);
+extern void yr_class_note(YState *st, const char *cls, const char *name,
+						  size_t len);
 
 /* yaml_scalar.c: ScalarScanner#tokenize and the scalar tags */
 typedef enum YTokenKind
