@@ -87,6 +87,9 @@ extern JsonbValue *rbmarshal_json_entry(const MarshalDoc *doc,
 										int time_precision,
 										MarshalBinaryMode binary);
 
+/* rbmarshal_jsonb_binary.c */
+extern Jsonb *rbmarshal_jsonb_binary(bytea *v, const MarshalJsonOptions *opts);
+
 /* rbmarshal_yaml.c */
 extern Jsonb *rbmarshal_yaml_to_jsonb(const MarshalYamlColumn *col);
 

@@ -340,6 +340,23 @@ marshal_jsonb(bytea *v, int time_precision, MarshalBinaryMode binary)
 	Jsonb	   *result;
 
 	/*
+	 * Written in jsonb's binary format straight from the one-pass emitter
+	 * where it reads the value and the text is UTF-8 already.
+	 */
+	if (time_precision >= 0 && time_precision <= 9 && server_is_utf8())
+	{
+		MarshalJsonOptions opts;
+
+		memset(&opts, 0, sizeof(opts));
+		opts.time_precision = time_precision;
+		opts.binary = binary;
+		opts.max_depth = (uint32_t) rbmarshal_max_depth;
+		result = rbmarshal_jsonb_binary(v, &opts);
+		if (result)
+			return JsonbPGetDatum(result);
+	}
+
+	/*
 	 * The tree of a large value lives in a context of its own, freed once
 	 * converted; a small one's few kilobytes go where jsonb_in's would,
 	 * sparing a context per row.

@@ -132,6 +132,9 @@ pg_virtualenv -t bash test/regress-alone.sh >"$log/alone" 2>&1
 grep -vE 'PostgreSQL cluster|^Dropping cluster|^regress-alone: ' "$log/alone"
 tally regress-alone "$log/alone"
 
+echo "== v::jsonb's binary format: the bytes jsonb_in makes of the same text, every stored input"
+cluster_suite jsonb-binary test/jsonb_binary/run.sh 30 '^(not ok|inputs:)'
+
 echo "== README: the reference tables equal the catalog, every sql block runs"
 cluster_suite readme test/readme/run.sh 30 '^(ok|not ok|    )'
 
