@@ -90,15 +90,25 @@ static JbKept kept_arena;
 static JbKept kept_frames;
 static JbKept kept_order;
 
-/* Room for need more elements of size after used, doubling. */
+/* The most a first large buffer takes from a hint (untouched pages cost little) */
+#define HINT_BYTES_MAX (64 * 1024 * 1024)
+
+/*
+ * Room for need more elements of size after used, doubling; a buffer
+ * outgrowing the kept ones starts at hint elements (what the stream's
+ * length suggests), sparing the copies and page faults of doubling.
+ */
 static void *
-grow(void *buf, size_t used, size_t *cap, size_t need, size_t size, JbKept *kept)
+grow(void *buf, size_t used, size_t *cap, size_t need, size_t size, JbKept *kept,
+	 size_t hint)
 {
 	size_t		n = *cap ? *cap : 1024 / size;
 	void	   *p;
 
 	while (n < used + need)
 		n *= 2;
+	if (n * size > RETAIN_BYTES && *cap * size <= RETAIN_BYTES)
+		n = Max(n, Min(hint, HINT_BYTES_MAX / size));
 	if (n * size <= RETAIN_BYTES)
 	{
 		/* the kept buffer, replaced */
@@ -122,17 +132,18 @@ grow(void *buf, size_t used, size_t *cap, size_t need, size_t size, JbKept *kept
 	return p;
 }
 
-#define GROW(b, field, count, need, kept) \
+#define GROW(b, field, count, need, kept, hint) \
 	do { \
 		if ((count) + (need) > (b)->field##cap) \
 			(b)->field = grow((b)->field, (count), &(b)->field##cap, (need), \
-							  sizeof(*(b)->field), &(kept)); \
+							  sizeof(*(b)->field), &(kept), (hint)); \
 	} while (0)
 
 static inline void
 push_item(JbBuilder *b, uint32 je, uint32 ref)
 {
-	GROW(b, items, b->nitems, 1, kept_items);
+	/* an item takes a byte of the stream at least (but for links) */
+	GROW(b, items, b->nitems, 1, kept_items, b->streamlen);
 	b->items[b->nitems].je = je;
 	b->items[b->nitems].ref = ref;
 	b->nitems++;
@@ -147,8 +158,41 @@ arena_room(JbBuilder *b, size_t n)
 		b->failed = true;
 		return false;
 	}
-	GROW(b, arena, b->arenalen, n, kept_arena);
+	GROW(b, arena, b->arenalen, n, kept_arena, 4 * b->streamlen);
 	return true;
+}
+
+/* n bytes: most are a few (keys, numerics), not worth a call to memcpy */
+static inline void
+copy_bytes(char *dst, const char *src, uint32 n)
+{
+	if (n > 16)
+		memcpy(dst, src, n);
+	else if (n >= 8)
+	{
+		uint64		a;
+		uint64		z;
+
+		memcpy(&a, src, 8);
+		memcpy(&z, src + n - 8, 8);
+		memcpy(dst, &a, 8);
+		memcpy(dst + n - 8, &z, 8);
+	}
+	else if (n >= 4)
+	{
+		uint32		a;
+		uint32		z;
+
+		memcpy(&a, src, 4);
+		memcpy(&z, src + n - 4, 4);
+		memcpy(dst, &a, 4);
+		memcpy(dst + n - 4, &z, 4);
+	}
+	else
+	{
+		for (uint32 i = 0; i < n; i++)
+			dst[i] = src[i];
+	}
 }
 
 /* Bytes into the arena as an item of type (whose length they are). */
@@ -157,7 +201,7 @@ push_arena(JbBuilder *b, uint32 type, const void *data, size_t len)
 {
 	if (!arena_room(b, len))
 		return;
-	memcpy(b->arena + b->arenalen, data, len);
+	copy_bytes(b->arena + b->arenalen, data, (uint32) len);
 	push_item(b, type | IN_ARENA | (uint32) len, (uint32) b->arenalen);
 	b->arenalen += len;
 }
@@ -177,7 +221,7 @@ begin(JbBuilder *b, bool object)
 
 	if (b->failed)
 		return;
-	GROW(b, frames, b->nframes, 1, kept_frames);
+	GROW(b, frames, b->nframes, 1, kept_frames, 0);
 	f = &b->frames[b->nframes++];
 	f->first = b->nitems;
 	f->mark = b->arenalen;
@@ -394,7 +438,7 @@ pair_order(JbBuilder *b, const JbItem *items, uint32 npairs, uint32 *kept)
 			break;
 	if (i >= npairs)
 		return NULL;
-	GROW(b, order, 0, npairs, kept_order);
+	GROW(b, order, 0, npairs, kept_order, 0);
 	for (i = 0; i < npairs; i++)
 		b->order[i] = i;
 	if (npairs <= 16)
@@ -440,12 +484,14 @@ put_element(const JbBuilder *b, char *out, size_t *pos, JbItem it, uint32 index,
 
 	if (type == JENTRY_ISNUMERIC || type == JENTRY_ISCONTAINER)
 	{
+		uint32		zero = 0;
+
+		/* within the pad and the data (4 bytes at least) that follows */
 		pad = (uint32) (-*pos & 3);
-		memset(out + *pos, 0, pad);
+		memcpy(out + *pos, &zero, sizeof(zero));
 		*pos += pad;
 	}
-	if (len > 0)
-		memcpy(out + *pos, item_data(b, it), len);
+	copy_bytes(out + *pos, item_data(b, it), len);
 	*pos += len;
 	*total += pad + len;
 	if (index % JB_OFFSET_STRIDE == 0)
@@ -544,17 +590,29 @@ jb_end(void *ctx)
 		finish_root(b, f.first, f.object, false);
 		return;
 	}
-	/* written after its items' arena data, then moved down over it */
+	/*
+	 * Written after its items' arena data, then moved down over it; the
+	 * root's own elements stay where they are written (their items' data
+	 * left behind is at most the root's size, and the root copies them).
+	 */
 	if (!container_bound(b, f.first, &bound) || !arena_room(b, bound))
 	{
 		b->failed = true;
 		return;
 	}
 	len = write_container(b, b->arena + b->arenalen, f.first, f.object, false);
-	memmove(b->arena + f.mark, b->arena + b->arenalen, len);
-	b->arenalen = f.mark + len;
 	b->nitems = f.first;
-	push_item(b, JENTRY_ISCONTAINER | IN_ARENA | (uint32) len, (uint32) f.mark);
+	if (b->nframes == 1)
+	{
+		push_item(b, JENTRY_ISCONTAINER | IN_ARENA | (uint32) len, (uint32) b->arenalen);
+		b->arenalen += len;
+	}
+	else
+	{
+		memmove(b->arena + f.mark, b->arena + b->arenalen, len);
+		b->arenalen = f.mark + len;
+		push_item(b, JENTRY_ISCONTAINER | IN_ARENA | (uint32) len, (uint32) f.mark);
+	}
 }
 
 /*
