@@ -86,3 +86,68 @@ SELECT a ? k AS last, a ?& ARRAY[k, k] AS twice, a ?| ARRAY[NULL, 'nope', k] AS 
 SELECT aj ?& ARRAY[NULL]::text[] AS all_of_null, aj ?| ARRAY[NULL]::text[] AS any_of_null,
 	   aj ?& ARRAY[]::text[] AS all_of_none, aj ?| ARRAY[]::text[] AS any_of_none
   FROM ek_all;
+
+-- Keys shaped like a kind's view (issue 15: a Date, Time, DateTime,
+-- TimeWithZone, BigDecimal or ISO-8859-1 String is converted only when a key
+-- could equal its text): for every element whose view is a string, its own
+-- text, the same text one character longer and shorter, one digit changed,
+-- and its length in other shapes; each asked alone (?), with a miss (?|) and
+-- with its own text (?&), against jsonb
+CREATE TABLE ek_shaped AS
+SELECT DISTINCT id, k FROM ek,
+	   LATERAL (VALUES (j ->> 0), ((j ->> 0) || '0'), (left(j ->> 0, -1)),
+					   (translate(j ->> 0, '0123456789', '1234567890')),
+					   (repeat('9', length(j ->> 0))), (repeat('x', length(j ->> 0))),
+					   ('2020-01-01'), ('2020-09-13T12:26:40.000Z'), ('0.25'), ('café 0')) x(k)
+ WHERE jsonb_typeof(j) = 'string' AND k IS NOT NULL;
+SELECT count(*) > 1000 AS many, count(*) FILTER (WHERE aj ? k) > 100 AS many_found
+  FROM ek JOIN ek_shaped USING (id);
+SELECT id, name, k, a ? k AS ours, aj ? k AS jsonb
+  FROM ek JOIN ek_shaped USING (id)
+ WHERE (a ? k) IS DISTINCT FROM (aj ? k)
+    OR (a ?| ARRAY['nope', k]) IS DISTINCT FROM (aj ?| ARRAY['nope', k])
+    OR (a ?& ARRAY[j ->> 0, k]) IS DISTINCT FROM (aj ?& ARRAY[j ->> 0, k])
+ ORDER BY id, k;
+SELECT count(*) > 100 AS many_checked, count(*) FILTER (WHERE aj ? k) > 50 AS some_found
+  FROM ek_all, (SELECT DISTINCT k FROM ek_shaped) s;
+SELECT k, a ? k AS ours, aj ? k AS jsonb
+  FROM ek_all, (SELECT DISTINCT k FROM ek_shaped) s
+ WHERE (a ? k) IS DISTINCT FROM (aj ? k);
+
+-- The set-returning functions on an Array of every kind: each element's
+-- text and value as jsonb's functions give them from the jsonb view (the
+-- text of Dates, Times, Floats and nested Arrays is written without a
+-- JsonbValue)
+SELECT count(*) AS elements,
+	   count(*) FILTER (WHERE o.t IS DISTINCT FROM jt.t) AS text_differs,
+	   count(*) FILTER (WHERE o.v::jsonb IS DISTINCT FROM jv.v) AS value_differs
+  FROM ek_all,
+	   LATERAL rbmarshal_array_elements_text(a) WITH ORDINALITY o1(t, n)
+	   JOIN LATERAL jsonb_array_elements_text(aj) WITH ORDINALITY jt(t, n) USING (n)
+	   JOIN LATERAL rbmarshal_array_elements(a) WITH ORDINALITY o2(v, n) USING (n)
+	   JOIN LATERAL jsonb_array_elements(aj) WITH ORDINALITY jv(v, n) USING (n),
+	   LATERAL (SELECT o1.t, o2.v) o
+ WHERE rbmarshal_array_length(a) > 0;
+SELECT n, o.t AS ours, jt.t AS jsonb
+  FROM ek_all,
+	   LATERAL rbmarshal_array_elements_text(a) WITH ORDINALITY o(t, n)
+	   JOIN LATERAL jsonb_array_elements_text(aj) WITH ORDINALITY jt(t, n) USING (n)
+ WHERE o.t IS DISTINCT FROM jt.t
+ ORDER BY n LIMIT 20;
+-- each element's bytes (Marshal.dump of it), as before Floats were written
+-- without the re-encoder
+SELECT md5(string_agg(encode(v::bytea, 'hex'), ',' ORDER BY n)) AS elements_md5
+  FROM ek_all, LATERAL rbmarshal_array_elements(a) WITH ORDINALITY e(v, n);
+-- nested Arrays of scalars, Floats of every layout, and Hashes inside
+SELECT o.t AS ours, jt.t AS jsonb, o.t IS NOT DISTINCT FROM jt.t AS same
+  FROM (SELECT rbmarshal_build_array(
+				 rbmarshal_build_array(to_rbmarshal(1), to_rbmarshal('a"b\'), to_rbmarshal('null'::jsonb),
+									   to_rbmarshal(true), to_rbmarshal(1.5::float8),
+									   to_rbmarshal('[]'::jsonb), rbmarshal_build_array(to_rbmarshal(-0.0::float8))),
+				 to_rbmarshal(1e20::float8), to_rbmarshal(-0.0::float8), to_rbmarshal(1e-5::float8),
+				 to_rbmarshal(123456789012345680000::float8), to_rbmarshal(0.1::float8),
+				 to_rbmarshal('Infinity'::float8),
+				 rbmarshal_build_array(to_rbmarshal('{"b": 1, "a": [2.50]}'::jsonb))) AS a) s,
+	   LATERAL rbmarshal_array_elements_text(a) WITH ORDINALITY o(t, n)
+	   JOIN LATERAL jsonb_array_elements_text(a::jsonb) WITH ORDINALITY jt(t, n) USING (n)
+ ORDER BY n;

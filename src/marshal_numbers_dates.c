@@ -47,6 +47,29 @@ apply_mantissa_tail(double d, const uint8_t *tail, size_t len)
 	return neg ? -m : m;
 }
 
+/*
+ * Float text that is an integer of at most 15 digits ("2299161", a Date's
+ * calendar reform day): exactly its double, as strtod reads it, without
+ * strtod.
+ */
+static bool
+integer_text(const uint8_t *text, size_t n, double *out)
+{
+	bool		neg = text[0] == '-';
+	int64_t		v = 0;
+
+	if (n == (size_t) neg)
+		return false;
+	for (size_t i = neg; i < n; i++)
+	{
+		if (text[i] < '0' || text[i] > '9')
+			return false;
+		v = v * 10 + (text[i] - '0');
+	}
+	*out = neg ? -(double) v : (double) v;
+	return true;
+}
+
 bool
 marshal_parse_float(const uint8_t *text, size_t len, double *out)
 {
@@ -87,6 +110,8 @@ marshal_parse_float(const uint8_t *text, size_t len, double *out)
 		*out = strtod(big, &end);
 		free(big);
 	}
+	else if (n <= 15 && n + 1 >= len && integer_text(text, n, out))
+		return true;
 	else
 	{
 		memcpy(buf, text, n);
@@ -100,10 +125,47 @@ marshal_parse_float(const uint8_t *text, size_t len, double *out)
 	return true;
 }
 
+/* The host's generator of the same digits, if it gave one. */
+static MarshalShortestDigits host_shortest;
+
+void
+marshal_set_shortest_digits(MarshalShortestDigits fn)
+{
+	host_shortest = fn;
+}
+
 int
 marshal_shortest_digits(double d, char *digits, int *decpt)
 {
 	char		buf[40];
+
+	if (fabs(d) < 1e15 && fabs(d) >= 1 && d == floor(d))
+	{
+		/* an integer: its digits (no shorter decimal is within 0.5 of it) */
+		int64_t		v = (int64_t) fabs(d);
+		int			nd = 0;
+		char		rev[20];
+
+		while (v > 0)
+		{
+			rev[nd++] = (char) ('0' + v % 10);
+			v /= 10;
+		}
+		*decpt = nd;
+		for (int i = 0; i < nd; i++)
+			digits[i] = rev[nd - 1 - i];
+		while (nd > 1 && digits[nd - 1] == '0')
+			nd--;
+		digits[nd] = '\0';
+		return nd;
+	}
+	if (host_shortest != NULL && fabs(d) >= DBL_MIN && isfinite(d))
+	{
+		int			nd = host_shortest(fabs(d), digits, decpt);
+
+		if (nd > 0)
+			return nd;
+	}
 
 	/*
 	 * The fewest significant digits that read back as the same double.  A

@@ -16,6 +16,18 @@ extern bool marshal_parse_float(const uint8_t *text, size_t len, double *out);
 extern size_t marshal_format_float(double d, char *out);
 
 /*
+ * The shortest decimal digits that read back as a normal double |d| (no
+ * trailing zeros; 17 at most, NUL-terminated; *decpt places the point:
+ * 0.DIGITS x 10^decpt), the closest to d of those, ties to even: returns
+ * their number, or 0 to leave d to the codec.  A host with such a
+ * generator (PostgreSQL's Ryu) may give it once at start; without one the
+ * codec tries 15, 16 and 17 digits with snprintf and strtod (the same
+ * digits, at several times the cost).
+ */
+typedef int (*MarshalShortestDigits) (double d, char *digits, int *decpt);
+extern void marshal_set_shortest_digits(MarshalShortestDigits fn);
+
+/*
  * Decimal text of a bignum magnitude (little-endian bytes); false if it
  * does not fit out (3 * len + 3 bytes always do).  limbs is scratch for
  * (len + 3) / 4 words.
@@ -36,6 +48,17 @@ typedef struct MarshalInstant
 	int64_t		epoch;			/* seconds since 1970-01-01 UTC */
 	int64_t		nsec;
 } MarshalInstant;
+
+/*
+ * The JSON view's text of a Time (u, wrapped or linked) or of a Date,
+ * DateTime or TimeWithZone written bare at pos (U, no wrapper): as_json
+ * with prec fraction digits, into buf (80 bytes), as the walk writes it,
+ * without the walk.  *ok is false for any other value and for one whose
+ * data the view refuses (the walk then says why).
+ */
+extern MarshalStatus marshal_time_json_at(const MarshalDoc *doc, size_t pos,
+										  int prec, char *buf, size_t *len,
+										  bool *ok, MarshalError *err);
 
 /* *ok is false when the value at pos is none of those classes. */
 extern MarshalStatus marshal_instant(const MarshalDoc *doc, size_t pos,

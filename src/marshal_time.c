@@ -256,9 +256,9 @@ marshal_time_decode(const MarshalDoc *doc, const MarshalNode *n,
 }
 
 /* Date and DateTime's marshal_dump [nth, jd, df, sf, of, sg]: the first five. */
-MarshalStatus
-marshal_date_fields(const MarshalDoc *doc, const MarshalNode *n, int64_t *v,
-					MarshalError *err)
+static MarshalStatus
+date_fields(const MarshalDoc *doc, const MarshalNode *n, int64_t *v,
+			size_t *sg_at, MarshalError *err)
 {
 	MarshalNode arr;
 	size_t		p;
@@ -270,16 +270,31 @@ marshal_date_fields(const MarshalDoc *doc, const MarshalNode *n, int64_t *v,
 	p = arr.items;
 	for (int i = 0; i < 5; i++)
 	{
+		if (p < doc->len && doc->buf[p] == MT_FIXNUM)
+		{
+			/* the usual field: an Integer, read where it stands */
+			TRY(marshal_long(doc, p + 1, &v[i], &p, err));
+			continue;
+		}
 		TRY(i == 3 ? marshal_read_int_or_rational(doc, p, &v[i], &ok, err)
 			: marshal_read_int(doc, p, &v[i], &ok, err));
 		if (!ok)
 			return time_fail(err, n->pos, "Date field %d is not an Integer", i);
 		TRY(marshal_skip(doc, p, &p, err));
 	}
+	if (sg_at)
+		*sg_at = p;
 	if (v[0] != 0)
 		return time_fail(err, n->pos, "Date beyond the Julian period (nth %lld)",
 						 (long long) v[0]);
 	return MARSHAL_OK;
+}
+
+MarshalStatus
+marshal_date_fields(const MarshalDoc *doc, const MarshalNode *n, int64_t *v,
+					MarshalError *err)
+{
+	return date_fields(doc, n, v, NULL, err);
 }
 
 /* "2024-03-05T14:07:09.123" of a wall clock in epoch-style seconds. */
@@ -496,7 +511,6 @@ MarshalStatus
 marshal_date_json(const MarshalDoc *doc, const MarshalNode *n, bool datetime,
 				  int prec, char *buf, size_t *outlen, MarshalError *err)
 {
-	MarshalNode arr;
 	MarshalNode sgn;
 	int64_t		v[5];
 	size_t		p;
@@ -507,12 +521,8 @@ marshal_date_json(const MarshalDoc *doc, const MarshalNode *n, bool datetime,
 	int			d;
 	size_t		len;
 
-	TRY(marshal_date_fields(doc, n, v, err));
-	/* the calendar reform day sg, the sixth element */
-	TRY(marshal_node(doc, n->items, &arr, err));
-	p = arr.items;
-	for (int i = 0; i < 5; i++)
-		TRY(marshal_skip(doc, p, &p, err));
+	/* and the calendar reform day sg, the sixth element */
+	TRY(date_fields(doc, n, v, &p, err));
 	TRY(marshal_node(doc, p, &sgn, err));
 	if (sgn.type == MT_FLOAT && !marshal_parse_float(sgn.data.ptr, sgn.data.len, &sg))
 		sg = 2299161.0;
@@ -531,7 +541,11 @@ marshal_date_json(const MarshalDoc *doc, const MarshalNode *n, bool datetime,
 	else
 		marshal_civil_from_days(jd - UNIX_EPOCH_JD, &y, &m, &d);
 	len = marshal_format_year(y, buf);
-	len += (size_t) sprintf(buf + len, "-%02d-%02d", m, d);
+	buf[len++] = '-';
+	len += marshal_put_digits(buf + len, m, 2);
+	buf[len++] = '-';
+	len += marshal_put_digits(buf + len, d, 2);
+	buf[len] = '\0';
 	if (datetime)
 	{
 		len += (size_t) sprintf(buf + len, "T%02d:%02d:%02d",
@@ -549,6 +563,36 @@ marshal_date_json(const MarshalDoc *doc, const MarshalNode *n, bool datetime,
 		len += format_offset(v[4], buf + len);
 	}
 	*outlen = len;
+	return MARSHAL_OK;
+}
+
+MarshalStatus
+marshal_time_json_at(const MarshalDoc *doc, size_t pos, int prec, char *buf,
+					 size_t *len, bool *ok, MarshalError *err)
+{
+	MarshalNode n;
+	MarshalStatus st;
+	MarshalClassId id;
+
+	*ok = false;
+	if (pos >= doc->len || (doc->buf[pos] != MT_USRMARSHAL &&
+							doc->buf[pos] != MT_USERDEF && doc->buf[pos] != MT_IVAR &&
+							doc->buf[pos] != MT_LINK))
+		return MARSHAL_OK;
+	TRY(marshal_node(doc, pos, &n, err));
+	id = marshal_class_id(&n);
+	if (n.type == MT_USERDEF && id == MC_TIME)
+		st = marshal_time_json(doc, &n, prec, buf, len, err);
+	else if (doc->buf[pos] != MT_USRMARSHAL || n.type != MT_USRMARSHAL)
+		return MARSHAL_OK;
+	else if (id == MC_DATE || id == MC_DATETIME)
+		st = marshal_date_json(doc, &n, id == MC_DATETIME, prec, buf, len, err);
+	else if (id == MC_TIME_WITH_ZONE)
+		st = marshal_time_with_zone_json(doc, &n, prec, buf, len, err);
+	else
+		return MARSHAL_OK;
+	*ok = st == MARSHAL_OK;
+	err->status = MARSHAL_OK;
 	return MARSHAL_OK;
 }
 

@@ -4,6 +4,9 @@
  */
 #include "rbmarshal.h"
 
+#include <math.h>
+
+#include "common/shortest_dec.h"
 #include "miscadmin.h"
 #include "utils/guc.h"
 #include "utils/memutils.h"
@@ -20,9 +23,58 @@ int			rbmarshal_max_depth = MARSHAL_DEFAULT_MAX_DEPTH;
 
 void		_PG_init(void);
 
+/*
+ * The codec's shortest Float digits by PostgreSQL's Ryu (float8out's):
+ * its text ("0.14285714285714285", "1e+22") read back into digits and the
+ * point's place.  Both are the shortest digits that read back as d,
+ * closest to it; the codec's own snprintf/strtod trials cost several
+ * times more (floats are most of the time of an Array of them).  0 (the
+ * codec's trials) where Ryu's text is not its shortest digits.
+ */
+static int
+ryu_digits(double d, char *digits, int *decpt)
+{
+	char		buf[DOUBLE_SHORTEST_DECIMAL_LEN];
+	int			len;
+	int			nd = 0;
+	int			point = 0;
+	bool		after = false;
+	int			i;
+
+	/*
+	 * Integers from 2^53 on (about 9e15) come out longer than their
+	 * shortest digits in some cases (1.348871511675216e18 as 17 digits):
+	 * left to the codec, all of them.
+	 */
+	if (fabs(d) >= 1e15)
+		return 0;
+	len = double_to_shortest_decimal_buf(fabs(d), buf);
+
+	for (i = 0; i < len && buf[i] != 'e'; i++)
+	{
+		if (buf[i] == '.')
+			after = true;
+		else if (buf[i] == '0' && nd == 0)
+			point -= after;		/* a leading zero after the point */
+		else
+		{
+			digits[nd++] = buf[i];
+			point += !after;
+		}
+	}
+	if (i < len)
+		point += atoi(buf + i + 1);
+	while (nd > 1 && digits[nd - 1] == '0')
+		nd--;
+	digits[nd] = '\0';
+	*decpt = point;
+	return nd;
+}
+
 void
 _PG_init(void)
 {
+	marshal_set_shortest_digits(ryu_digits);
 	DefineCustomIntVariable("rbmarshal.max_depth",
 							"Maximum nesting depth of Marshal values (fixed).",
 							"Each container, wrapper and instance variable value is one level.",

@@ -9,6 +9,7 @@
 
 #include "fmgr.h"
 #include "nodes/nodes.h"
+#include "lib/stringinfo.h"
 #include "utils/jsonb.h"
 
 #if PG_VERSION_NUM >= 160000
@@ -97,6 +98,67 @@ extern Jsonb *rbmarshal_yaml_to_jsonb(const MarshalYamlColumn *col);
 extern bytea *rbmarshal_from_jsonb_value(JsonbValue *v);
 extern void rbmarshal_write_jsonb(MarshalWriter *w, Jsonb *j, bool symbolize);
 extern bytea *rbmarshal_finish(MarshalWriter *w);
+
+/* rbmarshal_view_text.c: the JSON view as text without a JsonbValue */
+/*
+ * The JSON view of one value without a JsonbValue: a sink that keeps what
+ * the value is at its top level (a scalar's kind and text) and, for text,
+ * jsonb's text of an Array of scalars and Arrays (jsonb_out's ", " and
+ * escapes, numbers as numeric prints them).  An object, or a serialized
+ * column's JSON/YAML text (record attributes), is left to the JsonbValue
+ * path (redo).
+ */
+typedef enum
+{
+	VT_NONE,
+	VT_STRING,
+	VT_NULL,
+	VT_BOOL,
+	VT_INTEGER,
+	VT_NUMBER,
+	VT_ARRAY
+} ViewKind;
+
+typedef struct ViewText
+{
+	ViewKind	kind;			/* of the top-level value */
+	bool		redo;			/* an object: jsonb's text needs the JsonbValue path */
+	bool		column;			/* a column's text: only the JsonbValue path */
+	bool		want_text;		/* build jsonb's text of an Array */
+	int			depth;
+	bool		first;			/* no element yet in the current Array */
+	bool		bval;
+	int64		ival;
+	const char *s;				/* VT_STRING, VT_NUMBER: UTF-8 text */
+	size_t		len;
+	StringInfoData text;		/* want_text: an Array's jsonb text */
+	StringInfoData copy;		/* scratch text the sink was lent */
+	char		time[80];		/* a time's text (marshal_time_json_at) */
+} ViewText;
+
+extern void rbmarshal_view_text(MarshalDoc *doc, size_t pos, ViewText *vt);
+extern char *rbmarshal_numeric_text(const char *s, size_t len);
+extern text *rbmarshal_server_text(const char *s, size_t len);
+
+/*
+ * The text views of some classes have a fixed shape, so most keys cannot
+ * equal them: Time, DateTime and TimeWithZone are xmlschema text (a T and a
+ * colon, digits, '-', '+', '.', 'Z'), a Date "%Y-%m-%d" (digits and '-'),
+ * a BigDecimal to_s("F") (digits, '-' and '.').
+ */
+typedef enum
+{
+	SHAPE_ANY,					/* no known shape: convert */
+	SHAPE_TIME,
+	SHAPE_DATE,
+	SHAPE_DECIMAL
+} Shape;
+
+#define SHAPE_BIT(s) (1u << (s))
+extern unsigned rbmarshal_key_shapes(const char *k, size_t len);
+extern Shape rbmarshal_class_shape(MarshalDoc *doc, size_t pos);
+extern bool rbmarshal_latin1_no_key(const MarshalNode *n, const size_t *keylens,
+									int nkeys, const char *const *keys);
 
 /* rbmarshal_nav.c */
 extern char *rbmarshal_class_name(const MarshalNode *n);

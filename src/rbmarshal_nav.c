@@ -9,6 +9,8 @@
  */
 #include "rbmarshal.h"
 
+#include <math.h>
+
 #include "catalog/pg_type.h"
 #include "common/hashfn.h"
 #include "funcapi.h"
@@ -227,6 +229,26 @@ value_at(MarshalDoc *doc, size_t pos)
 		SET_VARSIZE(result, VARHDRSZ + marshal_leaf_write(&leaf, (uint8_t *) VARDATA(result)));
 		return result;
 	}
+	if (doc->buf[pos] == MT_FLOAT)
+	{
+		/* a Float (an Array of them): as the writer writes one, no more */
+		MarshalNode n;
+		MarshalWriter *w;
+		double		d;
+
+		rbmarshal_check_status(marshal_node(doc, pos, &n, &err), &err);
+		if (marshal_parse_float(n.data.ptr, n.data.len, &d) &&
+			(w = marshal_writer_new(rbmarshal_hooks())) != NULL)
+		{
+			marshal_write_float(w, d);
+			if (marshal_writer_finish(w, &out, &len) == MARSHAL_OK)
+			{
+				result = rbmarshal_value(out, len);
+				pfree(out);
+				return result;
+			}
+		}
+	}
 	rbmarshal_check_status(marshal_reencode(doc, pos, rbmarshal_hooks(), &out, &len, &err), &err);
 	result = rbmarshal_written(out, len);
 	pfree(out);
@@ -260,40 +282,7 @@ plain_string(MarshalDoc *doc, size_t pos, const char **s, size_t *len)
 	return node_plain_string(&n, s, len);
 }
 
-/*
- * The sub-value at pos as ->> gives it: a JSON string's text, NULL for
- * null, else the jsonb text.
- */
-static text *
-text_at(MarshalDoc *doc, size_t pos)
-{
-	MarshalLeaf leaf;
-	MarshalError err;
-	bool		found;
-	const char *s;
-	size_t		len;
-
-	/* the commonest values need no JSON walk */
-	rbmarshal_check_status(marshal_leaf(doc, pos, &leaf, &found, &err), &err);
-	if (found && leaf.type == MT_NIL)
-		return NULL;
-	if (found && (leaf.type == MT_TRUE || leaf.type == MT_FALSE))
-		return cstring_to_text(leaf.type == MT_TRUE ? "true" : "false");
-	if (found && leaf.type == MT_FIXNUM)
-	{
-		char		buf[MAXINT8LEN + 1];
-
-		return cstring_to_text_with_len(buf, pg_lltoa(leaf.ival, buf));
-	}
-	if (plain_string(doc, pos, &s, &len))
-	{
-		char	   *conv = pg_any_to_server(s, (int) len, PG_UTF8);
-
-		return conv == s ? cstring_to_text_with_len(s, (int) len)
-			: cstring_to_text(conv);
-	}
-	return jbv_text(json_at(doc, pos));
-}
+static text *text_at(MarshalDoc *doc, size_t pos, ViewText *vt);
 
 /* Open, walk the path, give the result as rbmarshal or text. */
 typedef enum
@@ -368,7 +357,7 @@ navigate(FunctionCallInfo fcinfo, bytea *v, int nsteps, Datum *keys,
 	else if (ok && kind == AS_RBMARSHAL)
 		result = (struct varlena *) value_at(&doc, pos);
 	else if (ok)
-		result = (struct varlena *) text_at(&doc, pos);
+		result = (struct varlena *) text_at(&doc, pos, NULL);
 	marshal_index_free(&doc.index, rbmarshal_hooks());
 	if (result == NULL)
 		PG_RETURN_NULL();
@@ -438,20 +427,104 @@ ENTRY_POINT(rbmarshal_extract_path, extract_path(fcinfo, AS_RBMARSHAL))
 ENTRY_POINT(rbmarshal_extract_path_text, extract_path(fcinfo, AS_TEXT))
 
 /*
+ * The sub-value at pos as ->> gives it: a JSON string's text, NULL for
+ * null, else the jsonb text.  With vt (the set-returning functions, row
+ * after row), a value whose view has no object is written by view_text,
+ * without a JsonbValue.
+ */
+static text *
+text_at(MarshalDoc *doc, size_t pos, ViewText *vt)
+{
+	MarshalLeaf leaf;
+	MarshalError err;
+	bool		found;
+	const char *s;
+	size_t		len;
+
+	/* the commonest values need no JSON walk */
+	rbmarshal_check_status(marshal_leaf(doc, pos, &leaf, &found, &err), &err);
+	if (found && leaf.type == MT_NIL)
+		return NULL;
+	if (found && (leaf.type == MT_TRUE || leaf.type == MT_FALSE))
+		return cstring_to_text(leaf.type == MT_TRUE ? "true" : "false");
+	if (found && leaf.type == MT_FIXNUM)
+	{
+		char		buf[MAXINT8LEN + 1];
+
+		return cstring_to_text_with_len(buf, pg_lltoa(leaf.ival, buf));
+	}
+	if (plain_string(doc, pos, &s, &len))
+		return rbmarshal_server_text(s, len);
+	if (vt && doc->buf[pos] == MT_FLOAT)
+	{
+		/* as the walk writes a Float: Float#to_s, null if not finite */
+		MarshalNode n;
+		double		d;
+		char		buf[40];
+
+		rbmarshal_check_status(marshal_node(doc, pos, &n, &err), &err);
+		if (!marshal_parse_float(n.data.ptr, n.data.len, &d))
+			return jbv_text(json_at(doc, pos));	/* the walk's error */
+		if (!isfinite(d))
+			return NULL;
+		return cstring_to_text(rbmarshal_numeric_text(buf, marshal_format_float(d, buf)));
+	}
+	if (vt)
+	{
+		char		buf[80];
+		bool		ok;
+
+		rbmarshal_check_status(marshal_time_json_at(doc, pos, MARSHAL_DEFAULT_TIME_PRECISION,
+													buf, &len, &ok, &err), &err);
+		if (ok)
+			return cstring_to_text_with_len(buf, (int) len);
+	}
+	if (vt && doc->buf[pos] != MT_HASH && doc->buf[pos] != MT_HASH_DEF)
+	{
+		rbmarshal_view_text(doc, pos, vt);
+		if (!vt->redo)
+			switch (vt->kind)
+			{
+				case VT_STRING:
+					return rbmarshal_server_text(vt->s, vt->len);
+				case VT_NULL:
+					return NULL;
+				case VT_BOOL:
+					return cstring_to_text(vt->bval ? "true" : "false");
+				case VT_INTEGER:
+					{
+						char		buf[MAXINT8LEN + 1];
+
+						return cstring_to_text_with_len(buf, pg_lltoa(vt->ival, buf));
+					}
+				case VT_NUMBER:
+					return cstring_to_text(rbmarshal_numeric_text(vt->s, vt->len));
+				case VT_ARRAY:
+					return cstring_to_text_with_len(vt->text.data, vt->text.len);
+				case VT_NONE:
+					break;
+			}
+	}
+	return jbv_text(json_at(doc, pos));
+}
+
+/*
  * Whether the JSON view of the array element at pos is a string, and its
- * text (*s, *len: UTF-8, valid until scratch is reset); *end, when not 0,
- * is where the element ends; *made, whether scratch was used.  Decided by
- * the element's type where that is enough, as jw_emit_value decides: nil,
- * true, false, numbers, Arrays, Hashes and the objects the view makes
- * containers of are never strings; a String with no ivars but its encoding
- * is its bytes (they equal a key, which is UTF-8 text without NUL, only if
- * they are text the view takes as it is).  A Time's view is its xmlschema
- * text, always with a T and a colon: unless a key has both (time_keys), no
- * Time is one.  Anything else (a Symbol, a Date, a BigDecimal, a Regexp, a
- * String in another encoding...) is converted, as v::jsonb converts it.
+ * text (*s, *len: UTF-8, valid until the next element); *end, when not 0,
+ * is where the element ends.  Decided by the element's type where that is
+ * enough, as jw_emit_value decides: nil, true, false, numbers, Arrays,
+ * Hashes and the objects the view makes containers of are never strings; a
+ * String with no ivars but its encoding is its bytes (they equal a key,
+ * which is UTF-8 text without NUL, only if they are text the view takes as
+ * it is).  A class whose view has a fixed shape (class_shape) is not one
+ * unless a key has that shape (shapes: key_shapes of all the keys); nor is
+ * an ISO-8859-1 String whose text no key's length fits.  Anything else (a
+ * Symbol, a Regexp, a String in another encoding...) is converted, as
+ * v::jsonb converts it, into vt.
  */
 static bool
-element_string(MarshalDoc *doc, size_t pos, bool time_keys,
+element_string(MarshalDoc *doc, size_t pos, unsigned shapes, const char **keys,
+			   const size_t *keylens, int nkeys, ViewText *vt,
 			   MemoryContext scratch, const char **s, size_t *len, size_t *end,
 			   bool *made)
 {
@@ -459,9 +532,10 @@ element_string(MarshalDoc *doc, size_t pos, bool time_keys,
 	MarshalNode n;
 	MarshalView view;
 	MarshalError err;
+	bool		found;
 	MemoryContext old;
 	JsonbValue *v;
-	bool		found;
+	bool		ok;
 
 	*end = 0;
 	*made = false;
@@ -482,20 +556,10 @@ element_string(MarshalDoc *doc, size_t pos, bool time_keys,
 		case MT_HASH_DEF:
 			return false;		/* null, a boolean, a number, an array, an object */
 		case MT_USERDEF:
+		case MT_USRMARSHAL:
 		case MT_IVAR:
-			/* a Time (u :Time, I-wrapped for its zone), by its class alone */
-			if (!time_keys &&
-				(doc->buf[pos] == MT_USERDEF || doc->buf[pos + 1] == MT_USERDEF))
-			{
-				size_t		cls = pos + (doc->buf[pos] == MT_IVAR ? 2 : 1);
-				MarshalBytes name;
-				size_t		after;
-
-				rbmarshal_check_status(marshal_symbol(doc, cls, &name, NULL, NULL,
-													  &after, &err), &err);
-				if (name.len == 4 && memcmp(name.ptr, "Time", 4) == 0)
-					return false;
-			}
+			if (!(shapes & SHAPE_BIT(rbmarshal_class_shape(doc, pos))))
+				return false;
 			break;
 	}
 	rbmarshal_check_status(marshal_leaf(doc, pos, &leaf, &found, &err), &err);
@@ -524,6 +588,9 @@ element_string(MarshalDoc *doc, size_t pos, bool time_keys,
 		case MT_SYMBOL:
 			if (node_plain_string(&n, s, len))
 				return true;
+			if (n.type == MT_STRING && n.encoding == MENC_NAMED &&
+				rbmarshal_latin1_no_key(&n, keylens, nkeys, keys))
+				return false;
 			break;
 		case MT_STRUCT:
 		case MT_OBJECT:
@@ -535,6 +602,20 @@ element_string(MarshalDoc *doc, size_t pos, bool time_keys,
 			break;
 		default:
 			break;
+	}
+	rbmarshal_check_status(marshal_time_json_at(doc, pos, MARSHAL_DEFAULT_TIME_PRECISION,
+												vt->time, len, &ok, &err), &err);
+	if (ok)
+	{
+		*s = vt->time;
+		return true;
+	}
+	rbmarshal_view_text(doc, pos, vt);
+	if (!vt->column)
+	{
+		*s = vt->s;
+		*len = vt->len;
+		return vt->kind == VT_STRING;
 	}
 	old = MemoryContextSwitchTo(scratch);
 	v = json_at(doc, pos);
@@ -578,7 +659,8 @@ exists_in(MarshalDoc *doc, const char **keys, const size_t *keylens, int nkeys,
 	size_t		pos;
 	int			nfound = 0;
 	int			want = 0;
-	bool		time_keys = false;
+	unsigned	shapes = 0;
+	ViewText	vt;
 
 	for (int i = 0; i < nkeys; i++)
 		want += keys[i] != NULL;
@@ -624,12 +706,10 @@ exists_in(MarshalDoc *doc, const char **keys, const size_t *keylens, int nkeys,
 		return nfound;
 	}
 	for (int i = 0; i < nkeys; i++)
-	{
-		if (keys[i] == NULL)
-			continue;
-		time_keys |= memchr(keys[i], 'T', keylens[i]) &&
-			memchr(keys[i], ':', keylens[i]);
-	}
+		if (keys[i] != NULL)
+			shapes |= rbmarshal_key_shapes(keys[i], keylens[i]);
+	memset(&vt, 0, sizeof(vt));
+	initStringInfo(&vt.copy);
 	/* an Array's elements follow each other; a Set's are its @hash's keys */
 	marshal_view_iter(&view, &it);
 	pos = view.items;
@@ -648,7 +728,8 @@ exists_in(MarshalDoc *doc, const char **keys, const size_t *keylens, int nkeys,
 				break;
 			pos = e.value;
 		}
-		if (element_string(doc, pos, time_keys, scratch, &s, &len, &end, &made))
+		if (element_string(doc, pos, shapes, keys, keylens, nkeys, &vt, scratch,
+						   &s, &len, &end, &made))
 			for (int i = 0; i < nkeys; i++)
 				if (!found[i] && keys[i] != NULL && keylens[i] == len &&
 					memcmp(keys[i], s, len) == 0)
@@ -826,6 +907,7 @@ typedef struct SrfState
 	MarshalDoc *doc;
 	ReturnSetInfo *rsinfo;
 	MemoryContext row_cxt;		/* reset after each row */
+	ViewText	vt;				/* the _text functions' values' text */
 } SrfState;
 
 /*
@@ -983,7 +1065,7 @@ put_row(SrfState *st, const char *key, uint32 keylen, size_t value,
 										: value_at(st->doc, value));
 	else if (st->kind != SRF_KEYS)
 	{
-		text	   *t = made ? jbv_text(made) : text_at(st->doc, value);
+		text	   *t = made ? jbv_text(made) : text_at(st->doc, value, &st->vt);
 
 		nulls[col] = t == NULL;
 		values[col++] = PointerGetDatum(t);
@@ -1130,6 +1212,10 @@ entries_srf(FunctionCallInfo fcinfo, SrfKind kind, const char *fname)
 	st.rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
 	st.row_cxt = AllocSetContextCreate(CurrentMemoryContext, "rbmarshal SRF row",
 									   ALLOCSET_DEFAULT_SIZES);
+	memset(&st.vt, 0, sizeof(st.vt));
+	st.vt.want_text = true;
+	initStringInfo(&st.vt.text);
+	initStringInfo(&st.vt.copy);
 
 	/*
 	 * Indexed whole at once: a lazy index would grow in whichever context
