@@ -302,6 +302,11 @@ marshal_hex_digit(int c)
 	return -1;
 }
 
+/* marshal_reader.c: checks the one-pass emitter makes as the reader does */
+extern bool marshal_all_ascii(const uint8_t *s, size_t n);
+/* Float text as MRI writes it (or Ruby 1.8 did) */
+extern bool marshal_float_text_ok(const uint8_t *p, size_t n);
+
 /* marshal_numbers_dates.c: numbers and dates as Ruby reads and prints them */
 
 

@@ -17,8 +17,13 @@
  * fuzz_walk on every input it makes.
  *
  * Every read is bounds-checked and every loop bounded, so any bytes are
- * safe to give it; whether they are a valid stream is the reader's to say
- * (marshal_to_json_text validates after it; stored values were validated).
+ * safe to give it, and it accepts only streams marshal_validate accepts:
+ * what it reads it checks as the reader does (the version, a Bignum's sign,
+ * Float text, a Symbol's encoding, links in range), and it gives up on what
+ * it cannot vouch for (nesting within VALID_MARGIN levels of the depth
+ * limit, where the reader counts levels its own way; an ivar called
+ * encoding), so marshal_to_json_text needs no validation pass after it.
+ * fuzz_walk checks that every stream it accepts is valid.
  *
  * It also writes the text jsonb's output function prints for the same
  * value (f->pg, for the json cast): every object's keys in jsonb's order
@@ -95,6 +100,12 @@ typedef struct Fast
  * Helpers with buffers (OWN_FRAME) stay out of fast_value: its frame is
  * paid once per level of nesting, 1000 levels of which must fit the stack.
  */
+
+/*
+ * The reader counts a level for an I wrapper, a Symbol's ivars and a
+ * _dump's: a value among this many open containers is within its limit.
+ */
+#define VALID_MARGIN 6
 
 /* Hashes up to this size have their keys in jsonb's order (marshal_json.c) */
 #define PRESORT_MAX 256
@@ -324,6 +335,9 @@ read_symbol(Fast *f, size_t *pos, const FastSym **out)
 		bool		plain;
 
 		if (!read_e_ivar(f, pos, &enc, &plain))
+			return false;
+		/* the reader's check of a Symbol's bytes against its encoding */
+		if (enc == SYM_UTF8 ? !marshal_utf8_valid(s, n, true) : !marshal_all_ascii(s, n))
 			return false;
 		if (!f->replay)
 			f->sym[idx].enc = enc;
@@ -738,6 +752,8 @@ fast_bignum(Fast *f, size_t *pos)
 
 	if (at + 1 >= f->len)
 		return false;
+	if (f->b[at + 1] != '+' && f->b[at + 1] != '-')
+		return false;
 	negative = f->b[at + 1] == '-';
 	*pos = at + 2;
 	if (!read_long(f, pos, &words) || words < 0 || (uint64_t) words * 2 > f->len - *pos)
@@ -809,6 +825,9 @@ fast_time(Fast *f, size_t *pos)
 		if (!read_symbol(f, pos, &name) || *pos + 1 >= f->len)
 			return false;
 		nm = f->b + name->pos;
+		/* an encoding name, which the reader checks its own way */
+		if (name->len == 8 && memcmp(nm, "encoding", 8) == 0)
+			return false;
 		switch (f->b[*pos])
 		{
 			case MT_NIL:
@@ -819,7 +838,8 @@ fast_time(Fast *f, size_t *pos)
 			case MT_FIXNUM:
 			case MT_LINK:		/* a link: to a zone name, say */
 				isint = f->b[(*pos)++] == MT_FIXNUM;
-				if (!read_long(f, pos, &ival))
+				if (!read_long(f, pos, &ival) ||
+					(!isint && (ival < 0 || ival >= f->nobj)))
 					return false;
 				break;
 			case MT_STRING:
@@ -907,7 +927,7 @@ fast_container(Fast *f, size_t *pos)
 	uint32_t	slot = 0;
 	bool		ok;
 
-	if (!add_object(f, *pos, &slot))
+	if (f->depth + 1 + VALID_MARGIN > f->max_depth || !add_object(f, *pos, &slot))
 		return false;
 	if (++f->depth % 8 == 0 && f->hooks && f->hooks->check_stack)
 		f->hooks->check_stack(f->hooks->ctx);
@@ -979,7 +999,8 @@ fast_value(Fast *f, size_t *pos, bool charge_it)
 				size_t		n;
 
 				p++;
-				if (!read_bytes(f, &p, &s, &n) || !add_object(f, *pos, NULL))
+				if (!read_bytes(f, &p, &s, &n) || !marshal_float_text_ok(s, n) ||
+					!add_object(f, *pos, NULL))
 					return false;
 				*pos = p;
 				return fast_float(f, s, n);
@@ -1042,7 +1063,8 @@ fast_run(const uint8_t *buf, size_t len, const MarshalJsonOptions *opts,
 	bool		ok;
 
 	/* jsonb's limits (256 MB a container) are the walk's to report */
-	if (len < MARSHAL_ROOT || len >= OBJ_OPEN || (jsonb_text && len > (64 << 20)))
+	if (len < MARSHAL_ROOT || len >= OBJ_OPEN || (jsonb_text && len > (64 << 20)) ||
+		buf[0] != MARSHAL_MAJOR || buf[1] > MARSHAL_MINOR)
 		return false;
 	memset(&f, 0, offsetof(Fast, obj_inline));
 	f.obj = f.obj_inline;
@@ -1061,6 +1083,8 @@ fast_run(const uint8_t *buf, size_t len, const MarshalJsonOptions *opts,
 	f.hooks = hooks;
 	f.prec = opts->time_precision < 0 ? 0 : opts->time_precision > 9 ? 9 : opts->time_precision;
 	f.max_depth = opts->max_depth ? opts->max_depth : MARSHAL_DEFAULT_MAX_DEPTH;
+	if (f.max_depth <= VALID_MARGIN)
+		return false;			/* the root's own levels: the reader's to count */
 	f.max_cost = opts->max_cost ? opts->max_cost : MARSHAL_DEFAULT_COST(len);
 	/* about one output byte per input byte, and the final NUL */
 	ok = (sink || jbuf_reserve(t, len + len / 4 + 16)) &&

@@ -271,26 +271,19 @@ marshal_to_json_text(const uint8_t *buf, size_t len,
 					 char **out, size_t *outlen, MarshalError *err)
 {
 	JsonBuf		fast = {NULL, 0, 0, false, hooks};
-	MarshalStatus st;
 
 	*out = NULL;
 	*outlen = 0;
 	err->status = MARSHAL_OK;
 
 	/*
-	 * Written in one pass where it can be (no index, no nodes), and kept if
-	 * the stream is valid; else by the indexed walk, which also says what is
-	 * wrong.  (The pass reads any bytes safely; validating after it spares a
-	 * stream it gives up on being validated twice.)
+	 * Written in one pass where it can be (no index, no nodes), which
+	 * accepts only valid streams (marshal_json_fast.c checks as it reads,
+	 * fuzz_walk holds it to marshal_validate); else by the indexed walk,
+	 * which also says what is wrong.
 	 */
 	if (marshal_json_fast(buf, len, opts, hooks, false, &fast) && !fast.failed)
 	{
-		st = marshal_validate(buf, len, hooks, opts->max_depth, err);
-		if (st != MARSHAL_OK)
-		{
-			marshal_free(hooks, fast.buf);
-			return st;
-		}
 		fast.buf[fast.len] = '\0';
 		*out = fast.buf;
 		*outlen = fast.len;

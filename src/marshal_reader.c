@@ -322,8 +322,8 @@ read_bytes(Reader *r, const char *what, const uint8_t **p, size_t *n)
 	return MARSHAL_OK;
 }
 
-static bool
-all_ascii(const uint8_t *s, size_t n)
+bool
+marshal_all_ascii(const uint8_t *s, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
 		if (s[i] & 0x80)
@@ -476,7 +476,7 @@ read_symreal(Reader *r, int ivar, uint32_t *index)
 	if (enc == 'U' && !marshal_utf8_valid(s, n, true))
 		return fail_at(r, MARSHAL_ERR_FORMAT, lenpos,
 					   "invalid byte sequence in UTF-8 symbol");
-	if (enc == 'A' && !all_ascii(s, n))
+	if (enc == 'A' && !marshal_all_ascii(s, n))
 		return fail_at(r, MARSHAL_ERR_FORMAT, lenpos,
 					   "invalid byte sequence in US-ASCII symbol");
 	/* sym2encidx only recognises names that stayed US-ASCII */
@@ -613,8 +613,8 @@ skip_digits(const uint8_t *p, size_t n, size_t *i)
  * mantissa bytes).  MRI's loader hands anything to strtod and so reads
  * garbage as 0.0; we refuse it rather than invent a value.
  */
-static bool
-float_text_ok(const uint8_t *p, size_t n)
+bool
+marshal_float_text_ok(const uint8_t *p, size_t n)
 {
 	size_t		i = 0;
 
@@ -876,7 +876,7 @@ read_object_for(Reader *r, size_t start, int *ivp, int type, uint8_t *kind)
 
 		case MT_FLOAT:
 			TRY(read_bytes(r, "float length", &s, &n));
-			if (!float_text_ok(s, n))
+			if (!marshal_float_text_ok(s, n))
 				return fail_at(r, MARSHAL_ERR_FORMAT, at,
 							   "expected float text (digits, \"nan\", \"inf\" or \"-inf\")");
 			*kind = MK_FLOAT;

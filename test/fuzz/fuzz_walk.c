@@ -319,12 +319,16 @@ walk(const uint8_t *data, size_t size)
 	size_t		textlen = 0;
 	MarshalNode n;
 
-	if (marshal_doc_open(&doc, data, size, NULL, DEPTH, &err) != MARSHAL_OK)
-		return;
-
 	memset(&opts, 0, sizeof(opts));
 	opts.time_precision = (int) (size % 10);
 	opts.max_depth = DEPTH;
+	if (marshal_doc_open(&doc, data, size, NULL, DEPTH, &err) != MARSHAL_OK)
+	{
+		/* the one-pass text checks as it reads: it accepts no invalid stream */
+		if (marshal_to_json_text(data, size, &opts, NULL, &text, &textlen, &err) == MARSHAL_OK)
+			die("JSON text of a stream the reader refuses", data, size);
+		return;
+	}
 	if (marshal_to_json_text(data, size, &opts, NULL, &text, &textlen, &err) == MARSHAL_OK)
 	{
 		char	   *walked = NULL;
