@@ -70,6 +70,73 @@ RESET client_min_messages;
 SELECT id, rbmarshal_inspect(v) FROM other_m ORDER BY id;
 SELECT key, error FROM rbmarshal_migration_errors WHERE relation = 'other_m'::regclass ORDER BY key;
 
+-- a run without source_format reads what the job's last run read (not
+-- 'auto'): run 2 converts the literal row added after run 1
+CREATE TABLE lit_m (id int PRIMARY KEY, data text, v rbmarshal);
+INSERT INTO lit_m VALUES (1, ':a'), (2, '[1, "b"]');
+SET client_min_messages = warning;
+CALL rbmarshal_migrate('lit_m', 'data', 'v', source_format => 'literal');
+INSERT INTO lit_m VALUES (3, '{c: 2.5}');
+CALL rbmarshal_migrate('lit_m', 'data', 'v');
+RESET client_min_messages;
+SELECT run, source_format, rows_total, rows_done, rows_bad FROM rbmarshal_migration_progress
+ WHERE relation = 'lit_m'::regclass ORDER BY run;
+SELECT id, rbmarshal_inspect(v) FROM lit_m ORDER BY id;
+SELECT count(*) AS bad FROM rbmarshal_migration_errors WHERE relation = 'lit_m'::regclass;
+-- and the check reads it too
+SELECT * FROM rbmarshal_migration_check('lit_m', 'data', 'v');
+
+-- an rbmarshal source column: nothing to convert but to jsonb
+CREATE TABLE rbm_m (id int PRIMARY KEY, v rbmarshal, j jsonb, copy rbmarshal);
+INSERT INTO rbm_m SELECT i, ('\x' || hex)::bytea::rbmarshal FROM fx, generate_series(1, 2) i
+ WHERE name = 'settings_2kb';
+INSERT INTO rbm_m SELECT 3, ('\x' || hex)::bytea::rbmarshal FROM fx WHERE name = 'graph_self_hash';
+SET client_min_messages = warning;
+CALL rbmarshal_migrate('rbm_m', 'v', 'j', batch_size => 2);
+CALL rbmarshal_migrate('rbm_m', 'v', 'copy');
+RESET client_min_messages;
+-- (the cycle cannot be jsonb: a bad row)
+SELECT id, CASE WHEN j IS NOT NULL THEN j = v::jsonb END AS same_view,
+	   copy::bytea = v::bytea AS same_bytes
+  FROM rbm_m ORDER BY id;
+SELECT key, error FROM rbmarshal_migration_errors WHERE relation = 'rbm_m'::regclass;
+SELECT * FROM rbmarshal_migration_check('rbm_m', 'v', 'j');
+SELECT * FROM rbmarshal_migration_check('rbm_m', 'v', 'copy');
+\set VERBOSITY terse
+CALL rbmarshal_migrate('rbm_m', 'v', 'j', source_format => 'hex');
+\set VERBOSITY default
+
+-- one run of a job at a time: while another session runs it (holds its
+-- lock), a second call is refused at once, before any work; the lock is
+-- the job's, whoever runs it, and every run lets go of it
+CREATE EXTENSION dblink;
+SELECT dblink_connect('other', format('host=%s port=%s dbname=%s',
+	split_part(current_setting('unix_socket_directories'), ',', 1),
+	current_setting('port'), current_database()));
+SELECT * FROM dblink('other', format('SELECT pg_advisory_lock(%s)',
+	rbmarshal_migration_lock_key('rbm_m', 'v', 'j'))) AS t(locked text);
+UPDATE rbm_m SET j = NULL;
+\set VERBOSITY terse
+CALL rbmarshal_migrate('rbm_m', 'v', 'j');
+\set VERBOSITY default
+SELECT count(*) AS runs, count(j) AS written
+  FROM rbm_m, rbmarshal_migration_progress p
+ WHERE p.relation = 'rbm_m'::regclass AND p.target_column = 'j' AND rbm_m.id = 1;
+SELECT * FROM dblink('other', format('SELECT pg_advisory_unlock(%s)',
+	rbmarshal_migration_lock_key('rbm_m', 'v', 'j'))) AS t(unlocked text);
+SET client_min_messages = warning;
+CALL rbmarshal_migrate('rbm_m', 'v', 'j');
+RESET client_min_messages;
+SELECT count(j) AS written, count(*) FILTER (WHERE j IS NULL) AS bad FROM rbm_m;
+SELECT count(*) AS locks_left FROM pg_locks WHERE locktype = 'advisory' AND pid = pg_backend_pid();
+-- a call refused by its checks takes no lock either
+\set VERBOSITY terse
+CALL rbmarshal_migrate('rbm_m', 'v', 'j', batch_size => 0);
+\set VERBOSITY default
+SELECT count(*) AS locks_left FROM pg_locks WHERE locktype = 'advisory' AND pid = pg_backend_pid();
+SELECT dblink_disconnect('other');
+DROP EXTENSION dblink;
+
 -- wrong arguments are refused before any work, with what was wrong
 \set VERBOSITY terse
 CREATE TABLE wrong_m (id int PRIMARY KEY, n int, data text, t varchar NOT NULL DEFAULT '', j jsonb,

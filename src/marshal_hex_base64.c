@@ -12,6 +12,17 @@
 
 #include <string.h>
 
+/* Input characters between two calls of a hooks' interrupt check. */
+#define TEXT_CHECK_EVERY (1u << 20)
+
+/* The hooks' interrupt check, if any (it may longjmp out). */
+static void
+text_interrupts(const MarshalHooks *hooks)
+{
+	if (hooks != NULL && hooks->check_interrupts != NULL)
+		hooks->check_interrupts(hooks->ctx);
+}
+
 static bool
 is_space(char c)
 {
@@ -29,14 +40,28 @@ MarshalTextStatus
 marshal_hex_decode(const char *src, size_t len, uint8_t *out, size_t *outlen,
 				   size_t *errpos)
 {
+	return marshal_hex_decode_checked(src, len, out, outlen, errpos, NULL);
+}
+
+MarshalTextStatus
+marshal_hex_decode_checked(const char *src, size_t len, uint8_t *out,
+						   size_t *outlen, size_t *errpos,
+						   const MarshalHooks *hooks)
+{
 	size_t		i = 0;
 	size_t		o = 0;
+	uint32_t	until_check = TEXT_CHECK_EVERY;
 
 	while (i < len)
 	{
 		int			hi;
 		int			lo;
 
+		if (--until_check == 0)
+		{
+			until_check = TEXT_CHECK_EVERY;
+			text_interrupts(hooks);
+		}
 		if (is_space(src[i]))
 		{
 			i++;
@@ -104,6 +129,14 @@ MarshalTextStatus
 marshal_base64_decode(const char *src, size_t len, uint8_t *out,
 					  size_t *outlen, size_t *errpos)
 {
+	return marshal_base64_decode_checked(src, len, out, outlen, errpos, NULL);
+}
+
+MarshalTextStatus
+marshal_base64_decode_checked(const char *src, size_t len, uint8_t *out,
+							  size_t *outlen, size_t *errpos,
+							  const MarshalHooks *hooks)
+{
 	uint32_t	acc = 0;
 	int			nacc = 0;		/* sextets in acc */
 	int			npad = 0;
@@ -113,6 +146,9 @@ marshal_base64_decode(const char *src, size_t len, uint8_t *out,
 	{
 		char		c = src[i];
 		int			v;
+
+		if ((i & (TEXT_CHECK_EVERY - 1)) == TEXT_CHECK_EVERY - 1)
+			text_interrupts(hooks);
 
 		if (is_space(c))
 			continue;

@@ -196,6 +196,15 @@ extern MarshalTextStatus marshal_hex_decode(const char *src, size_t len,
 extern MarshalTextStatus marshal_base64_decode(const char *src, size_t len,
 											   uint8_t *out, size_t *outlen,
 											   size_t *errpos);
+/* The same, calling hooks' interrupt check every megabyte of input (hooks may be NULL). */
+extern MarshalTextStatus marshal_hex_decode_checked(const char *src, size_t len,
+													uint8_t *out, size_t *outlen,
+													size_t *errpos,
+													const MarshalHooks *hooks);
+extern MarshalTextStatus marshal_base64_decode_checked(const char *src, size_t len,
+													   uint8_t *out, size_t *outlen,
+													   size_t *errpos,
+													   const MarshalHooks *hooks);
 
 /* Whether s is valid UTF-8 (and, unless nul_ok, free of NUL). */
 extern bool marshal_utf8_valid(const uint8_t *s, size_t n, bool nul_ok);

@@ -106,7 +106,8 @@ GRANT SELECT, INSERT, UPDATE, DELETE ON rbmarshal_migration_progress, rbmarshal_
 -- columns exist and that the source format fits the source column:
 --   bytea: auto or marshal (Marshal bytes), cache (a Rails cache entry);
 --   text:  auto (hex or Base64), hex, base64, literal (a Ruby literal),
---          yaml (a YAML serialize column, as rbmarshal_from_yaml reads it).
+--          yaml (a YAML serialize column, as rbmarshal_from_yaml reads it);
+--   rbmarshal: auto or marshal (the value itself, nothing to convert).
 CREATE FUNCTION rbmarshal_migration_expr(relation regclass, source_column name, target_column name,
 										 source_format text, INOUT target_type text,
 										 OUT conversion text)
@@ -155,6 +156,10 @@ BEGIN
 		formats := 'auto, marshal or cache';
 		m := CASE WHEN source_format IN ('auto', 'marshal') THEN format('%s.rbmarshal(%s)', ext, src)
 				  WHEN source_format = 'cache' THEN format('(%s.rbmarshal_cache_entry(%s)).value', ext, src) END;
+	ELSIF source_type = (ext || '.rbmarshal')::regtype THEN
+		source_kind := 'rbmarshal';
+		formats := 'auto or marshal';
+		m := CASE WHEN source_format IN ('auto', 'marshal') THEN src END;
 	ELSIF source_type IN ('text'::regtype, 'character varying'::regtype, 'character'::regtype) THEN
 		source_kind := 'text';
 		formats := 'auto, hex, base64, literal or yaml';
@@ -162,7 +167,7 @@ BEGIN
 				  THEN format('%s.rbmarshal_from_text(%s::pg_catalog.text, %L)', ext, src, source_format)
 				  WHEN source_format = 'yaml' THEN format('%s.rbmarshal_from_yaml(%s::pg_catalog.text)', ext, src) END;
 	ELSE
-		RAISE EXCEPTION 'source column "%" of % must be text or bytea, not %', source_column, relation, source_type
+		RAISE EXCEPTION 'source column "%" of % must be text, bytea or rbmarshal, not %', source_column, relation, source_type
 			USING ERRCODE = 'datatype_mismatch';
 	END IF;
 	IF m IS NULL THEN
@@ -191,7 +196,35 @@ RETURNS text LANGUAGE sql STABLE SET search_path = pg_catalog, pg_temp AS $$
 	 LIMIT 1
 $$;
 
--- Check every argument before any work and open a new run of the job.
+-- The advisory lock a run of rbmarshal_migrate holds on its job (relation,
+-- source and target columns, whoever runs it) for the whole run, across its
+-- COMMITs: a session-level lock, so that a second call on the same job,
+-- from any session and any role, is refused while the first runs.
+CREATE FUNCTION rbmarshal_migration_lock_key(relation regclass, source_column name, target_column name)
+RETURNS bigint LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE SET search_path = pg_catalog, pg_temp AS $$
+	SELECT hashtextextended(format('rbmarshal_migrate %s %s %s', relation::oid, source_column,
+								   target_column), 0)
+$$;
+
+-- Let go of the job's lock, however many times this session holds it (a
+-- run stopped between its checks and its first batch may have left it).
+CREATE FUNCTION rbmarshal_migration_unlock(relation regclass, source_column name, target_column name)
+RETURNS void LANGUAGE plpgsql SET search_path = pg_catalog, pg_temp AS $$
+DECLARE
+	lock_key constant bigint := @extschema@.rbmarshal_migration_lock_key(relation, source_column,
+																	 target_column);
+BEGIN
+	WHILE EXISTS (SELECT 1 FROM pg_locks l
+				   WHERE l.locktype = 'advisory' AND l.pid = pg_backend_pid() AND l.objsubid = 1
+					 AND l.classid = ((lock_key >> 32) & 4294967295)::oid
+					 AND l.objid = (lock_key & 4294967295)::oid) LOOP
+		PERFORM pg_advisory_unlock(lock_key);
+	END LOOP;
+END $$;
+
+-- Check every argument before any work, take the job's lock and open a new
+-- run.  source_format NULL: the format the job's last run read (its rows
+-- were checked in it), 'auto' for the first run.
 CREATE FUNCTION rbmarshal_migration_start(relation regclass, source_column name, target_column name,
 										  key_column name, batch_size integer, source_format text,
 										  target_type text)
@@ -205,6 +238,8 @@ DECLARE
 	generated "char";
 	next_run integer;
 	total bigint;
+	lock_key bigint;
+	holder integer;
 BEGIN
 	IF relation IS NULL OR source_column IS NULL OR target_column IS NULL OR key_column IS NULL THEN
 		RAISE EXCEPTION 'relation, source_column, target_column and key_column must not be NULL'
@@ -221,6 +256,13 @@ BEGIN
 	IF source_column = target_column THEN
 		RAISE EXCEPTION 'the source and the target must be two columns, not both "%"', source_column
 			USING ERRCODE = 'invalid_parameter_value';
+	END IF;
+	IF source_format IS NULL THEN
+		SELECT p.source_format INTO source_format FROM @extschema@.rbmarshal_migration_progress p
+		 WHERE p.run_by = me AND p.relation = relation
+		   AND p.source_column = source_column AND p.target_column = target_column
+		 ORDER BY p.run DESC LIMIT 1;
+		source_format := coalesce(source_format, 'auto');
 	END IF;
 	-- source and target types, source_format and target_type
 	SELECT x.target_type INTO target_type
@@ -254,16 +296,37 @@ BEGIN
 			USING ERRCODE = 'insufficient_privilege';
 	END IF;
 
-	EXECUTE format('SELECT count(*) FROM %s WHERE %I IS NOT NULL AND %I IS NULL',
-				   relation, source_column, target_column) INTO total;
-	SELECT coalesce(max(p.run), 0) + 1 INTO next_run FROM @extschema@.rbmarshal_migration_progress p
-	 WHERE p.run_by = me AND p.relation = relation
-	   AND p.source_column = source_column AND p.target_column = target_column;
-	INSERT INTO @extschema@.rbmarshal_migration_progress
-		(job, relation, source_column, target_column, run, key_column, source_format, target_type,
-		 batch_size, rows_total)
-		VALUES (format('%s.%I->%I', relation, source_column, target_column), relation, source_column,
-				target_column, next_run, key_column, source_format, target_type, batch_size, total);
+	-- one run of a job at a time: a second one would convert the same rows
+	-- and count them twice
+	lock_key := @extschema@.rbmarshal_migration_lock_key(relation, source_column, target_column);
+	IF NOT pg_try_advisory_lock(lock_key) THEN
+		SELECT l.pid INTO holder FROM pg_locks l
+		 WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 1
+		   AND l.classid = ((lock_key >> 32) & 4294967295)::oid
+		   AND l.objid = (lock_key & 4294967295)::oid
+		 LIMIT 1;
+		RAISE EXCEPTION 'rbmarshal_migrate of %.%->% is already running', relation,
+			quote_ident(source_column), quote_ident(target_column)
+			USING ERRCODE = 'lock_not_available',
+				  DETAIL = coalesce(format('Process %s holds the job''s lock.', holder),
+									'Another session holds the job''s lock.'),
+				  HINT = 'Wait for it to finish, or stop it with pg_cancel_backend(); the job''s lock is its session''s until the run ends.';
+	END IF;
+	BEGIN
+		EXECUTE format('SELECT count(*) FROM %s WHERE %I IS NOT NULL AND %I IS NULL',
+					   relation, source_column, target_column) INTO total;
+		SELECT coalesce(max(p.run), 0) + 1 INTO next_run FROM @extschema@.rbmarshal_migration_progress p
+		 WHERE p.run_by = me AND p.relation = relation
+		   AND p.source_column = source_column AND p.target_column = target_column;
+		INSERT INTO @extschema@.rbmarshal_migration_progress
+			(job, relation, source_column, target_column, run, key_column, source_format, target_type,
+			 batch_size, rows_total)
+			VALUES (format('%s.%I->%I', relation, source_column, target_column), relation, source_column,
+					target_column, next_run, key_column, source_format, target_type, batch_size, total);
+	EXCEPTION WHEN others OR query_canceled THEN
+		PERFORM @extschema@.rbmarshal_migration_unlock(relation, source_column, target_column);
+		RAISE;
+	END;
 	RETURN next_run;
 END $$;
 
@@ -365,9 +428,11 @@ END $$;
 
 -- COMMITs between batches, so it cannot carry SET search_path: its body
 -- only calls the functions above, by their schema.
+-- The job's lock (taken by rbmarshal_migration_start) is let go when the
+-- run ends, finished or stopped by an error or a cancel.
 CREATE PROCEDURE rbmarshal_migrate(relation regclass, source_column name, target_column name,
 								   key_column name DEFAULT 'id', batch_size integer DEFAULT 10000,
-								   source_format text DEFAULT 'auto', target_type text DEFAULT NULL)
+								   source_format text DEFAULT NULL, target_type text DEFAULT NULL)
 LANGUAGE plpgsql AS $$
 DECLARE
 	run pg_catalog.int4 := @extschema@.rbmarshal_migration_start(relation, source_column, target_column,
@@ -377,11 +442,17 @@ DECLARE
 BEGIN
 	COMMIT;
 	LOOP
-		last_key := @extschema@.rbmarshal_migration_batch(relation, source_column, target_column,
-														  run, last_key);
+		BEGIN
+			last_key := @extschema@.rbmarshal_migration_batch(relation, source_column, target_column,
+															  run, last_key);
+		EXCEPTION WHEN others OR query_canceled THEN
+			PERFORM @extschema@.rbmarshal_migration_unlock(relation, source_column, target_column);
+			RAISE;
+		END;
 		COMMIT;
 		EXIT WHEN last_key IS NULL;
 	END LOOP;
+	PERFORM @extschema@.rbmarshal_migration_unlock(relation, source_column, target_column);
 END $$;
 COMMENT ON PROCEDURE rbmarshal_migrate(regclass, name, name, name, integer, text, text) IS
 	'convert a Marshal column into another column in committed batches, with progress and bad rows kept aside';
@@ -389,7 +460,7 @@ COMMENT ON PROCEDURE rbmarshal_migrate(regclass, name, name, name, integer, text
 -- The reverse check: every converted row's target equals the conversion of
 -- its source, every unconverted row is accounted for in the errors table.
 CREATE FUNCTION rbmarshal_migration_check(relation regclass, source_column name, target_column name,
-										  key_column name DEFAULT 'id', source_format text DEFAULT 'auto',
+										  key_column name DEFAULT 'id', source_format text DEFAULT NULL,
 										  target_type text DEFAULT NULL)
 RETURNS TABLE (key text, problem text)
 LANGUAGE plpgsql STABLE SET search_path = pg_catalog, pg_temp AS $$
@@ -398,6 +469,14 @@ DECLARE
 	conv text;
 	target text := format('t.%I', target_column);
 BEGIN
+	IF source_format IS NULL THEN
+		-- the format the job's last run read
+		SELECT p.source_format INTO source_format FROM @extschema@.rbmarshal_migration_progress p
+		 WHERE p.run_by = quote_ident(CURRENT_USER)::regrole AND p.relation = relation
+		   AND p.source_column = source_column AND p.target_column = target_column
+		 ORDER BY p.run DESC LIMIT 1;
+		source_format := coalesce(source_format, 'auto');
+	END IF;
 	SELECT x.conversion, x.target_type INTO conv, target_type
 	  FROM @extschema@.rbmarshal_migration_expr(relation, source_column, target_column,
 												source_format, target_type) x;

@@ -9,6 +9,7 @@
 
 #include "libpq/pqformat.h"
 #include "mb/pg_wchar.h"
+#include "miscadmin.h"
 #include "utils/builtins.h"
 
 PG_FUNCTION_INFO_V1(rbmarshal_in);
@@ -152,9 +153,12 @@ text_in(const char *str, int forms, Node *escontext)
 
 	result = palloc(VARHDRSZ + (form == FORM_HEX ? marshal_hex_decoded_max(len)
 								: marshal_base64_decoded_max(len)));
+	/* a cancel is honoured every megabyte of a huge text */
 	st = form == FORM_HEX ?
-		marshal_hex_decode(p, len, (uint8_t *) VARDATA(result), &outlen, &errpos) :
-		marshal_base64_decode(p, len, (uint8_t *) VARDATA(result), &outlen, &errpos);
+		marshal_hex_decode_checked(p, len, (uint8_t *) VARDATA(result), &outlen, &errpos,
+								   rbmarshal_hooks()) :
+		marshal_base64_decode_checked(p, len, (uint8_t *) VARDATA(result), &outlen, &errpos,
+									  rbmarshal_hooks());
 	if (st != MARSHAL_TEXT_OK)
 	{
 		/* positions count from the start of the whole input */
@@ -256,6 +260,8 @@ rbmarshal_text_error(PG_FUNCTION_ARGS)
 }
 
 /* Text output: "\x" and lowercase hex, lossless like bytea's. */
+#define HEX_CHUNK ((size_t) 1 << 20)
+
 Datum
 rbmarshal_out(PG_FUNCTION_ARGS)
 {
@@ -265,7 +271,13 @@ rbmarshal_out(PG_FUNCTION_ARGS)
 
 	out[0] = '\\';
 	out[1] = 'x';
-	marshal_hex_encode((const uint8_t *) VARDATA_ANY(v), len, out + 2);
+	/* a megabyte at a time, a cancel honoured between */
+	for (size_t done = 0; done < len; done += HEX_CHUNK)
+	{
+		CHECK_FOR_INTERRUPTS();
+		marshal_hex_encode((const uint8_t *) VARDATA_ANY(v) + done, Min(len - done, HEX_CHUNK),
+						   out + 2 + 2 * done);
+	}
 	out[2 * len + 2] = '\0';
 	PG_RETURN_CSTRING(out);
 }
