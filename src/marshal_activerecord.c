@@ -646,7 +646,8 @@ cast_interval(const MarshalNode *v, MarshalCast *c)
 /*
  * OID::Money: "$1,234.56", "(1.00)", "1.234,56 €" to a decimal text as its
  * cast_value rewrites it (a comma before the last two digits is the
- * point), then the Decimal cast.
+ * point), then the Decimal cast; any other value as it is (cast_value
+ * returns what is not a String: a Float assigned stays a Float).
  */
 static MarshalStatus
 cast_money(const MarshalNode *v, const RecordType *t, MarshalCast *c)
@@ -659,7 +660,12 @@ cast_money(const MarshalNode *v, const RecordType *t, MarshalCast *c)
 	bool		comma_point;
 	MarshalNode made;
 
-	if (v->type != MT_STRING || !marshal_plain_ascii(v->data) || len + 2 >= sizeof(buf))
+	if (v->type != MT_STRING)
+	{
+		c->kind = MCAST_RAW;
+		return MARSHAL_OK;
+	}
+	if (!marshal_plain_ascii(v->data) || len + 2 >= sizeof(buf))
 		return cast_decimal(v, t, c);
 	if (len >= 2 && s[0] == '(' && s[len - 1] == ')')
 		neg = true, s++, len -= 2;

@@ -34,6 +34,8 @@ static const MarshalClass classes[] = {
 	ROW("URI::MailTo", MT_OBJECT, MC_URI, MCV_SCALAR),
 	ROW("URI::WS", MT_OBJECT, MC_URI, MCV_SCALAR),
 	ROW("URI::WSS", MT_OBJECT, MC_URI, MCV_SCALAR),
+	/* globalid's URI::GID: a URI::Generic, its to_s the generic one's */
+	ROW("URI::GID", MT_OBJECT, MC_URI, MCV_SCALAR),
 	ROW("Pathname", MT_OBJECT, MC_PATHNAME, MCV_SCALAR),
 	ROW("ActiveSupport::Multibyte::Chars", MT_OBJECT, MC_CHARS, MCV_SCALAR),
 	/* {"exitstatus": ..., "pid": ...}, made from its status and pid */
@@ -42,6 +44,11 @@ static const MarshalClass classes[] = {
 	ROW("ActiveSupport::Duration", MT_OBJECT, MC_DURATION, MCV_SCALAR),
 	ROW("ActiveSupport::TimeZone", MT_OBJECT, MC_TIME_ZONE, MCV_SCALAR),
 	ROW("ActiveSupport::Cache::Entry", MT_OBJECT, MC_CACHE_ENTRY, MCV_DEFAULT),
+	/* as_json delegated to @parameters (a HashWithIndifferentAccess) */
+	ROW("ActionController::Parameters", MT_OBJECT, MC_PARAMETERS, MCV_DEFAULT),
+	/* globalid 1.x: as_json is to_s, its @uri's */
+	ROW("GlobalID", MT_OBJECT, MC_GLOBALID, MCV_DEFAULT),
+	ROW("ActiveModel::Errors", MT_OBJECT, MC_ERRORS, MCV_DEFAULT),
 	ROW("ActiveModel::AttributeSet", MT_OBJECT, MC_ATTRIBUTE_SET, MCV_DEFAULT),
 	ROW("ActiveModel::LazyAttributeSet", MT_OBJECT, MC_LAZY_ATTRIBUTE_SET, MCV_DEFAULT),
 	ROW("ActiveModel::Attribute::FromDatabase", MT_OBJECT,
@@ -71,6 +78,25 @@ marshal_class_of(const MarshalNode *n)
 			memcmp(classes[i].name, n->cls.ptr, len) == 0)
 			return &classes[i];
 	return NULL;
+}
+
+bool
+marshal_class_is_relation(const MarshalNode *n)
+{
+	static const char *const names[] = {"ActiveRecord::Relation", "ActiveRecord::AssociationRelation"};
+	static const char *const suffixes[] = {"::ActiveRecord_Relation", "::ActiveRecord_AssociationRelation"};
+
+	if (n->type != MT_OBJECT)
+		return false;
+	for (size_t i = 0; i < lengthof(names); i++)
+	{
+		size_t		sl = strlen(suffixes[i]);
+
+		if (marshal_bytes_eq(n->cls, names[i]) ||
+			(n->cls.len > sl && memcmp(n->cls.ptr + n->cls.len - sl, suffixes[i], sl) == 0))
+			return true;
+	}
+	return false;
 }
 
 const char *

@@ -40,6 +40,10 @@ typedef enum MarshalClassId
 	MC_DURATION,
 	MC_TIME_ZONE,
 	MC_CACHE_ENTRY,
+	/* as_json is one instance variable's (marshal_view.c's adapter_data) */
+	MC_PARAMETERS,
+	MC_GLOBALID,
+	MC_ERRORS,					/* ActiveModel::Errors: refused (marshal_view.c) */
 	/* ActiveModel and ActiveRecord: a model's attributes and their types */
 	MC_ATTRIBUTE_SET,
 	MC_LAZY_ATTRIBUTE_SET,
@@ -89,6 +93,12 @@ marshal_class_is(const MarshalNode *n, MarshalClassId id)
 {
 	return marshal_class_id(n) == id;
 }
+
+/*
+ * An ActiveRecord::Relation (or AssociationRelation): the class itself or a
+ * model's own subclass ("User::ActiveRecord_Relation").
+ */
+extern bool marshal_class_is_relation(const MarshalNode *n);
 
 /*
  * The Ruby class of a value as Ruby names it: a C wrapper's subclass, the

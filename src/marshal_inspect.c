@@ -86,12 +86,6 @@ show_regexp(Out *o, const MarshalNode *n)
 }
 
 /*
- * Date's CM_PERIOD: a marshal_dump's jd counts from nth such periods (a
- * multiple of both calendars' cycles), nonzero only for far years.
- */
-#define DATE_CM_PERIOD INT64_C(213447717)
-
-/*
  * #<Date: 2024-03-05 ((2460375j,0s,0n),+0s,2299161j)> and DateTime's
  * (mk_inspect): the civil date (and time), then the UTC Julian Day, the
  * seconds into it, the sub-second (an Integer of nanoseconds or a Rational,
@@ -469,7 +463,7 @@ show_time_with_zone(Out *o, const MarshalNode *n)
 	{
 		memcpy(name, zone.ptr, zone.len);
 		name[zone.len] = '\0';
-		if (!o->walk.hooks->zone_abbrev(name, t.epoch, abbrev, sizeof(abbrev)))
+		if (!o->walk.hooks->zone_abbrev(name, t.epoch, t.offset, abbrev, sizeof(abbrev)))
 			abbrev[0] = '\0';
 	}
 	if (abbrev[0] == '\0')
@@ -628,6 +622,37 @@ show_exception(Out *o, const MarshalNode *n, bool *handled)
 	return MARSHAL_OK;
 }
 
+/*
+ * URI#inspect "#<URI::HTTPS https://example.com/a>" and Pathname#inspect
+ * "#<Pathname:/a/b>": the class and to_s (marshal_to_s); without the ivars
+ * to_s reads, the class alone.
+ */
+static MarshalStatus
+show_with_to_s(Out *o, const MarshalNode *n, const char *sep)
+{
+	size_t		end;
+	size_t		size;
+	char	   *text;
+	size_t		len;
+	bool		ok;
+	MarshalStatus st;
+
+	TRY(marshal_skip(o->doc, n->pos, &end, o->walk.err));
+	size = end - n->pos + 80;
+	if ((text = marshal_alloc(o->walk.hooks, size)) == NULL)
+		return fail(o, MARSHAL_ERR_NOMEM, n->pos, "out of memory");
+	st = marshal_to_s(o->doc, n->pos, text, size, &len, &ok, o->walk.err);
+	if (st == MARSHAL_OK)
+		st = show_class(o, "#<", n);
+	if (st == MARSHAL_OK && ok)
+		st = puts_(o, sep);
+	if (st == MARSHAL_OK && ok)
+		st = put(o, text, len);
+	marshal_free(o->walk.hooks, text);
+	TRY(st);
+	return put(o, ">", 1);
+}
+
 /* Objects and U classes that Ruby shows in a form of their own. */
 static MarshalStatus
 show_special(Out *o, const MarshalView *view, bool *handled)
@@ -685,6 +710,10 @@ show_special(Out *o, const MarshalView *view, bool *handled)
 			break;
 		case MC_TIME_WITH_ZONE:
 			return show_time_with_zone(o, n);
+		case MC_URI:
+			return show_with_to_s(o, n, " ");
+		case MC_PATHNAME:
+			return show_with_to_s(o, n, ":");
 		case MC_ORDERED_OPTIONS:
 			/* its marshal_load is method_missing: it always loads empty */
 			return puts_(o, "#<ActiveSupport::OrderedOptions {}>");
@@ -749,7 +778,18 @@ show_container(Out *o, size_t pos)
 	o->walk.depth--;
 	if (st != MARSHAL_OK || handled)
 		return st;
-	TRY(marshal_view(o->doc, pos, &view, o->walk.err));
+	if (view.node.type == MT_OBJECT && (marshal_class_is(&view.node, MC_PARAMETERS) ||
+										marshal_class_is(&view.node, MC_GLOBALID) ||
+										marshal_class_is(&view.node, MC_ERRORS) ||
+										marshal_class_is_relation(&view.node)))
+	{
+		/* as_json is an ivar's (the JSON view), inspect shows the object */
+		view.kind = MV_IVARS;
+		view.items = view.node.items;
+		view.count = view.node.count;
+	}
+	else
+		TRY(marshal_view(o->doc, pos, &view, o->walk.err));
 	if (view.kind == MV_RECORD)
 		view.kind = MV_IVARS;	/* Ruby shows the object, not its attributes */
 	n = &view.node;

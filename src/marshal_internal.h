@@ -403,7 +403,11 @@ extern MarshalStatus marshal_read_int_or_rational(const MarshalDoc *doc,
 extern MarshalStatus marshal_time_decode(const MarshalDoc *doc,
 										 const MarshalNode *n, MarshalTime *t,
 										 MarshalError *err);
-/* [nth, jd, df, sf, of] of a Date or DateTime */
+/* Date's CM_PERIOD: days of one nth (a Date's jd field counts within it) */
+#define DATE_CM_PERIOD INT64_C(213447717)
+/* nth beyond this is refused: the real Julian Day's seconds must fit int64 */
+#define DATE_MAX_NTH 100000
+/* [nth, jd, df, sf, of] of a Date or DateTime: nth folded into jd (nth 0) */
 extern MarshalStatus marshal_date_fields(const MarshalDoc *doc,
 										 const MarshalNode *n, int64_t *v,
 										 MarshalError *err);

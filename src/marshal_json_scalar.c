@@ -56,57 +56,27 @@ jw_emit_bigdecimal(Walk *w, const MarshalNode *n)
 	return MARSHAL_OK;
 }
 
-/* Regexp#to_s: "(?ix-m:source)", with unescaped '/' escaped. */
+/* Regexp#to_s (marshal_regexp_to_s). */
 MarshalStatus
 jw_emit_regexp(Walk *w, const MarshalNode *n)
 {
-	static const struct
-	{
-		int			bit;
-		char		c;
-	}			flags[] = {{4, 'm'}, {1, 'i'}, {2, 'x'}};
-	char	   *out = marshal_alloc(w->hooks, 2 * n->data.len + 16);
-	size_t		o = 0;
-	bool		escaped = false;
+	char	   *out = marshal_alloc(w->hooks, marshal_regexp_to_s(n, NULL) + 1);
+	size_t		o;
+	MarshalStatus st = MARSHAL_OK;
 
 	if (out == NULL)
 		return jw_fail(w, MARSHAL_ERR_NOMEM, n->pos, "out of memory");
-	out[o++] = '(';
-	out[o++] = '?';
-	for (int i = 0; i < 3; i++)
-		if (n->regexp_options & flags[i].bit)
-			out[o++] = flags[i].c;
-	if ((n->regexp_options & 7) != 7)
-	{
-		out[o++] = '-';
-		for (int i = 0; i < 3; i++)
-			if (!(n->regexp_options & flags[i].bit))
-				out[o++] = flags[i].c;
-	}
-	out[o++] = ':';
-	for (size_t i = 0; i < n->data.len; i++)
-	{
-		uint8_t		c = n->data.ptr[i];
-
-		if (c == '/' && !escaped)
-			out[o++] = '\\';
-		escaped = c == '\\' && !escaped;
-		out[o++] = (char) c;
-	}
-	out[o++] = ')';
+	o = marshal_regexp_to_s(n, out);
 	if (marshal_utf8_valid((const uint8_t *) out, o, false))
 		w->sink->string(w->sink->ctx, out, o, false);
 	else
 	{
 		MarshalBytes none = {NULL, 0};
-		MarshalStatus st = jw_emit_text(w, n->pos, (const uint8_t *) out, o,
-									 MENC_BINARY, none, false);
 
-		marshal_free(w->hooks, out);
-		return st;
+		st = jw_emit_text(w, n->pos, (const uint8_t *) out, o, MENC_BINARY, none, false);
 	}
 	marshal_free(w->hooks, out);
-	return MARSHAL_OK;
+	return st;
 }
 
 /* Range#to_s: its ends' to_s (marshal_to_s). */

@@ -116,10 +116,17 @@ typedef struct MarshalHooks
 	void	   *ctx;
 	/*
 	 * The abbreviation tzinfo gives a Rails zone (zone: NUL-terminated, "Tokyo"
-	 * or "Asia/Tokyo") at epoch, for inspect; false when unknown.  NULL: none.
+	 * or "Asia/Tokyo") at epoch where its UTC offset is offset (the value's),
+	 * for inspect; false when unknown.  NULL: none.
 	 */
-	bool		(*zone_abbrev) (const char *zone, int64_t epoch, char *out,
-								size_t size);
+	bool		(*zone_abbrev) (const char *zone, int64_t epoch, int64_t offset,
+								char *out, size_t size);
+	/*
+	 * Whether Rails finds a zone by this name (NUL-terminated; a key of
+	 * ActiveSupport::TimeZone::MAPPING or a tz identifier): a TimeWithZone in
+	 * another cannot load, nor a TimeZone read from YAML.  NULL: any name.
+	 */
+	bool		(*zone_known) (const char *zone);
 } MarshalHooks;
 
 /* The encoding a String, Symbol or Regexp carries in its ivars. */

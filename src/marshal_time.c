@@ -284,9 +284,16 @@ date_fields(const MarshalDoc *doc, const MarshalNode *n, int64_t *v,
 	}
 	if (sg_at)
 		*sg_at = p;
-	if (v[0] != 0)
+	/*
+	 * jd counts within a period of nth (Date's CM_PERIOD days): a date at or
+	 * before Julian Day 0 has nth -1.  The real Julian Day, kept where its
+	 * seconds fit int64 (years within about 290 billion).
+	 */
+	if (v[0] < -DATE_MAX_NTH || v[0] > DATE_MAX_NTH)
 		return time_fail(err, n->pos, "Date beyond the Julian period (nth %lld)",
 						 (long long) v[0]);
+	v[1] += v[0] * DATE_CM_PERIOD;
+	v[0] = 0;
 	return MARSHAL_OK;
 }
 
@@ -466,6 +473,29 @@ marshal_time_with_zone_parts(const MarshalDoc *doc, const MarshalNode *n,
 	local->offset = wall.epoch + (wall.utc ? 0 : wall.offset) - utc.epoch;
 	*utc_zone = el[1].type == MT_STRING &&
 		(marshal_bytes_eq(el[1].data, "UTC") || marshal_bytes_eq(el[1].data, "Etc/UTC"));
+	if (el[1].type == MT_STRING && doc->lazy.hooks && doc->lazy.hooks->zone_known)
+	{
+		/*
+		 * marshal_load: Time.find_zone(name), nil for a name Rails does not
+		 * know; then every method that reads the zone (as_json, inspect) raises
+		 */
+		char		name[128];
+		bool		known = el[1].data.len < sizeof(name) &&
+			memchr(el[1].data.ptr, '\0', el[1].data.len) == NULL;
+
+		if (known)
+		{
+			memcpy(name, el[1].data.ptr, el[1].data.len);
+			name[el[1].data.len] = '\0';
+			known = doc->lazy.hooks->zone_known(name);
+		}
+		if (!known)
+			return time_fail(err, n->pos,
+							 "a value of class ActiveSupport::TimeWithZone in time zone \"%.*s\", "
+							 "which Rails does not know (it loads without a zone; as_json raises)",
+							 (int) (el[1].data.len > 60 ? 60 : el[1].data.len),
+							 (const char *) el[1].data.ptr);
+	}
 	zone->ptr = el[1].type == MT_STRING ? el[1].data.ptr : NULL;
 	zone->len = el[1].type == MT_STRING ? el[1].data.len : 0;
 	return MARSHAL_OK;

@@ -421,6 +421,55 @@ ipaddr_to_s(const MarshalDoc *doc, const MarshalNode *n, char *buf, size_t size,
 	return MARSHAL_OK;
 }
 
+/* one byte of a text being measured (out NULL) or written */
+static inline void
+put_or_count(char *out, size_t *o, char c)
+{
+	if (out)
+		out[*o] = c;
+	(*o)++;
+}
+
+/* Regexp#to_s: "(?ix-m:source)", an unescaped '/' escaped; out NULL: its length. */
+size_t
+marshal_regexp_to_s(const MarshalNode *n, char *out)
+{
+	static const struct
+	{
+		int			bit;
+		char		c;
+	}			flags[] = {{4, 'm'}, {1, 'i'}, {2, 'x'}};
+	size_t		o = 0;
+	bool		escaped = false;
+
+	put_or_count(out, &o, '(');
+	put_or_count(out, &o, '?');
+	for (int i = 0; i < 3; i++)
+		if (n->regexp_options & flags[i].bit)
+			put_or_count(out, &o, flags[i].c);
+	if ((n->regexp_options & 7) != 7)
+	{
+		put_or_count(out, &o, '-');
+		for (int i = 0; i < 3; i++)
+			if (!(n->regexp_options & flags[i].bit))
+				put_or_count(out, &o, flags[i].c);
+	}
+	put_or_count(out, &o, ':');
+	for (size_t i = 0; i < n->data.len; i++)
+	{
+		uint8_t		c = n->data.ptr[i];
+
+		if (c == '/' && !escaped)
+			put_or_count(out, &o, '\\');
+		escaped = c == '\\' && !escaped;
+		put_or_count(out, &o, (char) c);
+	}
+	put_or_count(out, &o, ')');
+	if (out)
+		out[o] = '\0';
+	return o;
+}
+
 /* Rational "1/3" and Complex "1+2i" from their [a, b] data */
 static MarshalStatus
 pair_to_s(const MarshalDoc *doc, const MarshalNode *n, bool complex, char *buf,
@@ -480,6 +529,18 @@ to_s(const MarshalDoc *doc, size_t pos, char *buf, size_t size, size_t *len,
 		case MT_ARRAY:
 			/* groupdate's [status, Date] keys: Array#to_s is its inspect */
 			return marshal_inspect_key(doc, pos, buf, size, len, ok, err);
+		case MT_REGEXP:
+			*ok = marshal_regexp_to_s(&n, NULL) < size;
+			if (*ok)
+				*len = marshal_regexp_to_s(&n, buf);
+			*ok = *ok && marshal_utf8_valid((const uint8_t *) buf, *len, false);
+			return MARSHAL_OK;
+		case MT_CLASS:
+		case MT_MODULE:
+		case MT_MODULE_OLD:
+			/* Module#to_s: its name */
+			*ok = put_text(&n.data, buf, size, len);
+			return MARSHAL_OK;
 		default:
 			break;
 	}
@@ -573,10 +634,26 @@ to_s(const MarshalDoc *doc, size_t pos, char *buf, size_t size, size_t *len,
 				return MARSHAL_OK;
 			}
 		default:
-			/* a Hash, object...: to_s is an inspect text with an address */
-			*ok = false;
-			return MARSHAL_OK;
+			break;
 	}
+	if (n.type == MT_OBJECT && id == MC_NONE)
+	{
+		/* Exception#to_s: its message (a String), else its class name */
+		MarshalBytes t;
+		bool		present;
+		size_t		v;
+
+		TRY(marshal_find_ivar(doc, n.items, n.count, "mesg", &v, err));
+		if (v)
+		{
+			TRY(ivar_text(doc, &n, "mesg", &t, &present, ok, err));
+			*ok = *ok && put_text(present ? &t : &n.cls, buf, size, len);
+			return MARSHAL_OK;
+		}
+	}
+	/* a Hash, object...: to_s is an inspect text with an address */
+	*ok = false;
+	return MARSHAL_OK;
 }
 
 static MarshalStatus

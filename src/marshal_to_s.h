@@ -59,6 +59,12 @@ extern size_t marshal_decimal_text_size(const MarshalDecimal *d);
 extern size_t marshal_decimal_to_s(const MarshalDecimal *d, bool plain,
 								   char *out);
 
+/*
+ * Regexp#to_s ("(?ix-m:source)") of a Regexp node into out (its length plus a
+ * NUL); out NULL: only the length.
+ */
+extern size_t marshal_regexp_to_s(const MarshalNode *n, char *out);
+
 /* IPAddr#to_s of an IPv6 address's eight groups; buf: 64 bytes or more */
 extern size_t marshal_ipv6_to_s(const unsigned g[8], bool zone, char *buf,
 								size_t size);
@@ -66,7 +72,8 @@ extern size_t marshal_ipv6_to_s(const unsigned g[8], bool zone, char *buf,
 /*
  * key.to_s of a Hash key or a Range end that is not a String or Symbol:
  * nil, true/false, numbers, Time, Date, DateTime, TimeWithZone, BigDecimal,
- * Rational, Complex, Duration, Ranges of these, and Arrays (their inspect).  The text goes to buf;
+ * Rational, Complex, Duration, Regexp, Class/Module (its name), Exception (its
+ * message), Ranges of these, and Arrays (their inspect).  The text goes to buf;
  * *ok false for values whose to_s is not made from the bytes (inspect
  * texts, out of room).
  */

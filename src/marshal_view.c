@@ -100,22 +100,59 @@ delegated(const MarshalDoc *doc, size_t data, size_t *pos, MarshalError *err)
 }
 
 /*
- * The postgresql adapter's wrappers of a value for the database: a 7.1-format
- * record holds its attributes in them, and the record Rails loads has their
- * data (the Struct OID::Array::Data's values, OID::Bit::Data's and
- * OID::Xml::Data's @value).  *inner: that data, 0 for any other value.
+ * Objects whose as_json is one instance variable's: the postgresql adapter's
+ * wrappers of a value for the database (a 7.1-format record holds its
+ * attributes in them, and the record Rails loads has their data: the Struct
+ * OID::Array::Data's values, OID::Bit::Data's and OID::Xml::Data's @value),
+ * ActionController::Parameters (its @parameters), GlobalID (its @uri's
+ * to_s) and a loaded ActiveRecord::Relation (its @records; one not loaded
+ * would query the database: refused).  *inner: that data, 0 for any other
+ * value (or without the ivar).  ActiveModel::Errors is refused: its as_json
+ * is its messages, which the app's I18n translations make.
  */
 static MarshalStatus
-adapter_data(const MarshalDoc *doc, const MarshalNode *n, size_t *inner,
-			 MarshalError *err)
+adapter_data(const MarshalDoc *doc, const MarshalNode *n, const MarshalClass *cls,
+			 size_t *inner, MarshalError *err)
 {
 #define PG_OID "ActiveRecord::ConnectionAdapters::PostgreSQL::OID::"
 	*inner = 0;
 	if (n->type == MT_STRUCT && marshal_bytes_eq(n->cls, PG_OID "Array::Data"))
 		return marshal_find_ivar(doc, n->items, n->count, "values", inner, err);
-	if (n->type == MT_OBJECT && (marshal_bytes_eq(n->cls, PG_OID "Bit::Data") ||
-								 marshal_bytes_eq(n->cls, PG_OID "Xml::Data")))
+	if (n->type != MT_OBJECT)
+		return MARSHAL_OK;
+	switch (cls ? cls->id : MC_NONE)
+	{
+		case MC_PARAMETERS:
+			return marshal_find_ivar(doc, n->items, n->count, "@parameters", inner, err);
+		case MC_GLOBALID:
+			return marshal_find_ivar(doc, n->items, n->count, "@uri", inner, err);
+		case MC_ERRORS:
+			return marshal_error(err, MARSHAL_ERR_UNREPRESENTABLE, n->pos,
+								 "the messages of class ActiveModel::Errors (its as_json) come "
+								 "from the app's I18n translations, not the bytes");
+		case MC_NONE:
+			break;
+		default:
+			return MARSHAL_OK;
+	}
+	if (marshal_bytes_eq(n->cls, PG_OID "Bit::Data") || marshal_bytes_eq(n->cls, PG_OID "Xml::Data"))
 		return marshal_find_ivar(doc, n->items, n->count, "@value", inner, err);
+	if (marshal_class_is_relation(n))
+	{
+		size_t		loaded;
+		MarshalNode l;
+		MarshalStatus st;
+
+		if ((st = marshal_find_ivar(doc, n->items, n->count, "@loaded", &loaded, err)) != MARSHAL_OK ||
+			(loaded && (st = marshal_node(doc, loaded, &l, err)) != MARSHAL_OK) ||
+			(loaded && l.type == MT_TRUE &&
+			 (st = marshal_find_ivar(doc, n->items, n->count, "@records", inner, err)) != MARSHAL_OK))
+			return st;
+		if (*inner == 0)
+			return marshal_error(err, MARSHAL_ERR_UNREPRESENTABLE, n->pos,
+								 "an ActiveRecord::Relation that was not loaded (its as_json "
+								 "queries the database; the records are not in the bytes)");
+	}
 	return MARSHAL_OK;
 #undef PG_OID
 }
@@ -153,7 +190,7 @@ marshal_view(const MarshalDoc *doc, size_t pos, MarshalView *view,
 				{
 					size_t		inner;
 
-					if ((st = adapter_data(doc, n, &inner, err)) != MARSHAL_OK)
+					if ((st = adapter_data(doc, n, NULL, &inner, err)) != MARSHAL_OK)
 						return st;
 					if (inner == 0)
 					{
@@ -183,7 +220,7 @@ marshal_view(const MarshalDoc *doc, size_t pos, MarshalView *view,
 					}
 					if (cls && cls->view == MCV_SCALAR)
 						return MARSHAL_OK;	/* MV_SCALAR */
-					if ((st = adapter_data(doc, n, &v, err)) != MARSHAL_OK)
+					if ((st = adapter_data(doc, n, cls, &v, err)) != MARSHAL_OK)
 						return st;
 					if (v)
 					{

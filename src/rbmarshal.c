@@ -138,7 +138,8 @@ rbmarshal_hooks(void)
 {
 	static const MarshalHooks hooks = {
 		pg_alloc, pg_realloc, pg_free, pg_check_stack, pg_check_interrupts, NULL,
-		rbmarshal_zone_abbrev
+		rbmarshal_zone_abbrev,
+		rbmarshal_zone_known
 	};
 
 	return &hooks;

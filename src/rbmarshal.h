@@ -165,8 +165,10 @@ extern char *rbmarshal_class_name(const MarshalNode *n);
 extern Datum rbmarshal_subscript_path(FunctionCallInfo fcinfo, bytea *v,
 									  int n, Datum *keys, bool *nulls);
 
+/* rbmarshal_zones.c: whether Rails knows a zone name (MarshalHooks) */
+extern bool rbmarshal_zone_known(const char *zone);
 /* rbmarshal_zones.c: a Rails zone's abbreviation at an instant (MarshalHooks) */
-extern bool rbmarshal_zone_abbrev(const char *zone, int64_t epoch, char *out,
-								  size_t size);
+extern bool rbmarshal_zone_abbrev(const char *zone, int64_t epoch, int64_t offset,
+								  char *out, size_t size);
 
 #endif							/* RBMARSHAL_H */

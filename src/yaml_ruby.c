@@ -304,6 +304,33 @@ complex_scalar(YState *st, YNode *n)
 	}
 }
 
+/*
+ * A part of the mapping form Complex(h["real"], h["image"]): a String is read
+ * as Kernel#Complex reads it, here an Integer, a Float or "a/b" (YAML.dump of
+ * a Rational part); another value as it is.
+ */
+static RVal *
+complex_part(YState *st, YNode *n, RVal *v)
+{
+	const char *slash;
+
+	if (v == NULL)
+		return st->nil;
+	if (v->kind != RV_STRING)
+		return v;
+	slash = memchr(v->str, '/', v->len);
+	if (slash == NULL)
+		return number_of(st, n, v->str, v->len);
+	{
+		RVal	   *num = number_of(st, n, v->str, (size_t) (slash - v->str));
+		RVal	   *den = number_of(st, n, slash + 1, v->len - (size_t) (slash + 1 - v->str));
+
+		if (num->kind == RV_FLOAT || den->kind == RV_FLOAT)
+			yr_fail_at(st, n, MARSHAL_ERR_UNREPRESENTABLE, "a !ruby/object:Complex other than a+bi");
+		return yr_rational(st, n, num, den);
+	}
+}
+
 /* Classes, modules and encodings are one object each: a repeat links */
 static RVal *
 singleton(YState *st, RKind kind, const char *name, size_t len)
@@ -875,6 +902,11 @@ revive_special(YState *st, YNode *n, const char *name, RVal *obj)
 		zname = yr_hash_get(h, "name");
 		if (!zname || zname->kind != RV_STRING)
 			yr_fail_at(st, n, MARSHAL_ERR_UNREPRESENTABLE, "a TimeZone without a name");
+		if (st->arena.hooks && st->arena.hooks->zone_known &&
+			(memchr(zname->str, '\0', zname->len) != NULL ||
+			 !st->arena.hooks->zone_known(yr_strdup(st, zname->str, zname->len))))
+			yr_fail_at(st, n, MARSHAL_ERR_UNREPRESENTABLE, "Invalid identifier: %.*s",
+					   (int) (zname->len > 60 ? 60 : zname->len), zname->str);
 		tz->cls = "TZInfo::DataTimezone";
 		tz->str = zname->str;
 		tz->len = zname->len;
@@ -1049,8 +1081,8 @@ map(YState *st, YNode *n)
 
 			yr_permit(st, n, name);
 			if (name[0] == 'C')
-				v = complex_of(st, yr_hash_get(h, "real") ? yr_hash_get(h, "real") : st->nil,
-							   yr_hash_get(h, "image") ? yr_hash_get(h, "image") : st->nil);
+				v = complex_of(st, complex_part(st, n, yr_hash_get(h, "real")),
+							   complex_part(st, n, yr_hash_get(h, "image")));
 			else
 			{
 				RVal	   *num = yr_hash_get(h, "numerator");

@@ -1097,6 +1097,78 @@ yr_tokenize(YState *st, const YNode *n, const char *s, size_t len)
 	return yr_string(st, s, len, MENC_UTF8);
 }
 
+/*
+ * A Bignum's magnitude (RV_BIGINT: digits in base ival) divided by m (1 or
+ * more): the remainder; quotient not NULL: the quotient, exact, an Integer
+ * with the sign neg.
+ */
+static uint64_t
+bigint_divide(YState *st, const RVal *big, uint64_t m, bool neg, RVal **quotient)
+{
+	char	   *q = yr_alloc(st, big->len + 1);
+	size_t		nq = 0;
+	unsigned __int128 r = 0;
+
+	for (size_t i = 0; i < big->len; i++)
+	{
+		char		c = big->str[i];
+		int			dv = IS_DIGIT(c) ? c - '0' : lower((uint8_t) c) - 'a' + 10;
+		int			qd;
+
+		r = r * (unsigned) big->ival + (unsigned) dv;
+		qd = (int) (r / m);
+		q[nq++] = (char) (qd < 10 ? '0' + qd : 'a' + qd - 10);
+		r %= m;
+	}
+	if (quotient)
+		*quotient = int_from_digits(st, neg, q, nq, (int) big->ival);
+	return (uint64_t) r;
+}
+
+/*
+ * Rational(num, den) of a Bignum and a small Integer (YAML.dump of
+ * Rational(10**20, 3)), reduced, the sign on num; two Bignums are refused.
+ */
+static RVal *
+rational_of_bignum(YState *st, const YNode *n, RVal *num, RVal *den, RVal *arr)
+{
+	bool		big_num = num->kind == RV_BIGINT;
+	RVal	   *big = big_num ? num : den;
+	int64_t		small = big_num ? den->ival : num->ival;
+	bool		neg = (big->enc != 0) != (small < 0);
+	uint64_t	m = small < 0 ? -(uint64_t) small : (uint64_t) small;
+	uint64_t	g;
+	RVal	   *q;
+	RVal	   *a = yr_new(st, RV_INT);
+
+	if (num->kind == den->kind || (num->kind != RV_INT && num->kind != RV_BIGINT) ||
+		(den->kind != RV_INT && den->kind != RV_BIGINT))
+		yr_fail_at(st, n, MARSHAL_ERR_UNREPRESENTABLE,
+					 "a Rational of other than an Integer and a small Integer");
+	if (m == 0 && !big_num)
+	{
+		/* Rational(0, big): 0/1 */
+		a->ival = 1;
+		q = yr_new(st, RV_INT);
+		yr_push(st, &arr->items, q);
+		yr_push(st, &arr->items, a);
+		return arr;
+	}
+	if (m == 0)
+		yr_fail_at(st, n, MARSHAL_ERR_UNREPRESENTABLE, "divided by 0");
+	g = m;
+	for (uint64_t r = bigint_divide(st, big, m, false, NULL), t; r != 0; g = r, r = t)
+		t = g % r;
+	/* Bignum/g: the rest; the small Integer's magnitude/g */
+	(void) bigint_divide(st, big, g, big_num && neg, &q);
+	a->ival = (int64_t) (m / g);
+	if (!big_num && neg)
+		a->ival = -a->ival;
+	yr_push(st, &arr->items, big_num ? q : a);
+	yr_push(st, &arr->items, big_num ? a : q);
+	return arr;
+}
+
 /* Rational(num, den) of two Integers, reduced, the sign on num */
 RVal *
 yr_rational(YState *st, const YNode *n, RVal *num, RVal *den)
@@ -1105,10 +1177,10 @@ yr_rational(YState *st, const YNode *n, RVal *num, RVal *den)
 	RVal	   *arr = yr_new(st, RV_ARRAY);
 
 	if (num->kind != RV_INT || den->kind != RV_INT)
-		yr_fail_at(st, n, MARSHAL_ERR_UNREPRESENTABLE,
-					 "a Rational of other than two small Integers");
-	if (den->ival == 0)
+		rational_of_bignum(st, n, num, den, arr);
+	else if (den->ival == 0)
 		yr_fail_at(st, n, MARSHAL_ERR_UNREPRESENTABLE, "divided by 0");
+	else
 	{
 		int64_t		g = gcd64(num->ival, den->ival);
 		RVal	   *a = yr_new(st, RV_INT);

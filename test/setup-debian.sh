@@ -11,7 +11,7 @@ packages=(
 	bc
 	clang libclang-rt-14-dev valgrind
 	ruby ruby-activesupport ruby-json
-	ruby-activerecord ruby-actionpack ruby-sqlite3 ruby-pg
+	ruby-activerecord ruby-actionpack ruby-globalid ruby-sqlite3 ruby-pg
 )
 missing=()
 for p in "${packages[@]}"; do

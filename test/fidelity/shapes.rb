@@ -560,6 +560,113 @@ IP_NETWORKS = ["2001:db8::1/64", "2001:db8:1:2:3:4:5:6/48", "::1/0", "ffff::1/1"
 IP_NETWORKS.each_with_index { |ip, i| row("asj_ipaddr_net_#{i + 1}", ip) }
 row("asj_ipaddr_net_all", { "nets" => IP_NETWORKS, "first" => IP_NETWORKS.first, "keyed" => IP_NETWORKS.to_h { |ip| [ip.to_s, ip] } })
 
+# Keys whose to_s the bytes decide though their inspect is another text: an
+# Exception's message (its class name without one), Regexp#to_s, a Class's or
+# Module's name.  After nest_*, so no random draw above moves.
+TO_S_KEYS = [RuntimeError.new("boom"), StandardError.new, AppError.new("é <&>"), ArgumentError.new(""), /ab/i,
+             /a\/b/mx, //, /é+/, String, Comparable, ActiveSupport::TimeWithZone, Point, Process::Status].freeze
+TO_S_KEYS.each_with_index { |k, i| row("key_to_s_#{i + 1}", { k => "v#{i}", "other" => 1 }) }
+row("key_to_s_all", TO_S_KEYS.each_with_index.to_h { |k, i| [k, i] })
+row("key_to_s_nested", { "a" => [{ /x/ => { KeyError.new("k") => { Integer => nil } } }] })
+row("key_to_s_collisions", { "boom" => 1, RuntimeError.new("boom") => 2, "String" => 3, String => 4 })
+
+# Dates at or before Julian Day 0 (Marshal's nth -1 and beyond) and far ahead:
+# proleptic years as Date#to_s prints them, in Date::ITALY's (Julian) and the
+# proleptic Gregorian calendar
+EARLY_DATES = [Date.new(-4713, 1, 1), Date.new(-4713, 1, 1) - 1, Date.jd(-1), Date.jd(-365_250),
+               Date.new(-4713, 11, 24, Date::GREGORIAN), Date.new(-4713, 11, 23, Date::GREGORIAN),
+               Date.new(-10_000, 2, 29, Date::GREGORIAN), Date.new(-100_000, 3, 1), Date.jd(-213_447_717),
+               Date.jd(-213_447_718), Date.jd(300_000_000), Date.jd(-1_000_000_000),
+               DateTime.new(-4714, 12, 31, 23, 59, 59, "+05:00"), DateTime.jd(-1, 12), DateTime.new(-5000, 3, 1, 12, 0, 0.5r, "-04:00"),
+               DateTime.new(-4713, 1, 1, 0, 0, 0, "+01:00")].freeze
+EARLY_DATES.each_with_index do |d, i|
+  row("date_early_#{i + 1}", d)
+  row("key_date_early_#{i + 1}", { "before" => 0, d => "v#{i}", "other" => 1 })
+end
+row("date_early_all", { "list" => EARLY_DATES, "keyed" => EARLY_DATES.each_with_index.to_h { |d, i| [d, i] } })
+row("range_date_early", [EARLY_DATES[0]..EARLY_DATES[1], EARLY_DATES[4]...EARLY_DATES[2], { (EARLY_DATES[6]..) => 1 }])
+
+# ActionController::Parameters (as_json: its @parameters, a HashWithIndifferentAccess)
+# and globalid's GlobalID / URI::GID (as_json: to_s).  ActionPack and globalid are
+# Debian's (6.1): the 7.2 run, whose Rails source has no ActionPack, leaves them out.
+# Contract: GlobalID#as_json is globalid 1.x's to_s (Debian's 0.6 has none: {"uri": ...}).
+if AS_VERSION::MAJOR == 6
+  require "action_controller"
+  require "globalid"
+  unless GlobalID.method_defined?(:as_json, false)
+    class GlobalID
+      def as_json(*)
+        to_s
+      end
+    end
+  end
+  params = ActionController::Parameters.new("page" => "2", "q" => { "a" => [1, { "b" => nil }] }, "n" => 3)
+  [params, params.permit(:page, :n), ActionController::Parameters.new, ActionController::Parameters.new("u" => params.to_unsafe_h)]
+    .each_with_index { |pr, i| row("ac_params_#{i + 1}", pr) }
+  row("ac_params_in_hash", { "params" => params, "list" => [params.permit(:page)], "shared" => params })
+  gids = [GlobalID.new("gid://app/User/1"), GlobalID.new("gid://app/Name::Space/x%20y?tenant=a&b=c"), GlobalID.new("gid://my-app/Post/a-b_c")]
+  gids.each_with_index { |g, i| row("gid_#{i + 1}", g) }
+  gids.each_with_index { |g, i| row("gid_uri_#{i + 1}", g.uri) }
+  row("gid_in_hash", { "job" => { "arguments" => [gids.first, { "_aj_globalid" => gids.first.to_s }] }, "other" => gids[1] })
+  inspect_row("gid_uri_1", gids.first.uri)
+end
+
+# ActiveModel::Errors: as_json is errors.to_hash, messages I18n makes from the error's
+# type (:blank -> "can't be blank"); the bytes hold the type, not the app's translations:
+# refused, the error naming the class (a custom String message alone would be known)
+require "active_model"
+class Signup
+  include ActiveModel::Model
+  attr_accessor :name, :age
+
+  validates :name, presence: true
+  validates :age, numericality: { greater_than: 17, message: "must be an adult" }
+end
+signup = Signup.new(age: 3).tap(&:valid?)
+signup.errors.add(:base, "is odd")
+[signup.errors, { "form" => { "errors" => signup.errors } }, signup].each_with_index do |v, i|
+  check_name!("am_errors_#{i + 1}", REFUSED)
+  REFUSED["am_errors_#{i + 1}"] = [Marshal.dump(v), "ActiveModel::Errors"]
+end
+
+# A TimeWithZone whose zone Rails does not know (a renamed zone, a typo): Marshal.load
+# gives it no zone (Time.find_zone is nil) and as_json raises; refused, naming the class.
+# The name is replaced in the bytes.
+{ "Nowhr" => "Tokyo", "Asia/Nowhere" => "Asia/Kolkata", "tokyo" => "Tokyo" }.each_with_index do |(bad, good), i|
+  stream = Marshal.dump({ "at" => twz(good, 2024, 3, 5, 14) })
+  stream = stream.sub([good.size + 5].pack("C") + good, [bad.size + 5].pack("C") + bad) # the String's length and bytes
+  begin
+    encode(Marshal.load(stream))
+    fail!("twz_unknown_zone_#{i + 1}: ActiveSupport writes it")
+  rescue NoMethodError
+    check_name!("twz_unknown_zone_#{i + 1}", REFUSED)
+    REFUSED["twz_unknown_zone_#{i + 1}"] = [stream, "ActiveSupport::TimeWithZone"]
+  end
+end
+
+# inspect: URI ("#<URI::HTTPS https://...>") and Pathname ("#<Pathname:/a/b>");
+# Dates as Ruby's own Date#inspect (default_inspect: ActiveSupport makes inspect
+# readable_inspect, rbmarshal_inspect shows Ruby's); TimeWithZone in years
+# tzinfo no longer generates transitions for (past the present + 100 years: the
+# zone keeps its last offset, while PostgreSQL's tables go on with the rule).
+# Years from 2280 keep these rows the same until the generator runs in 2180.
+URIS.each_with_index { |u, i| inspect_row("uri_#{i + 1}", u) }
+[Pathname.new("/a/b"), Pathname.new("rel/é.txt"), Pathname.new(""), Pathname.new("a b/\"é")].each_with_index do |pa, i|
+  inspect_row("pathname_#{i + 1}", pa)
+end
+inspect_row("uri_pathname_in_array", [URIS.first, Pathname.new("/x"), [URIS[2]]])
+EARLY_DATES.each_with_index do |d, i|
+  check_name!("date_early_#{i + 1}", INSPECT)
+  INSPECT["date_early_#{i + 1}"] = [Marshal.dump(d), Marshal.load(Marshal.dump(d)).default_inspect]
+end
+FAR_ZONES = ["Eastern Time (US & Canada)", "London", "Pacific Time (US & Canada)", "Sydney", "Chatham Is.", "Santiago",
+             "America/St_Johns", "Tokyo", "Asia/Kolkata"].freeze
+FAR_TWZ = FAR_ZONES.flat_map do |z|
+  [[2280, 7, 1], [2300, 1, 15], [2300, 7, 15], [2500, 4, 1], [3000, 10, 1]].map { |ymd| twz(z, *ymd, 12) }
+end.freeze
+FAR_TWZ.each_with_index { |t, i| inspect_row("twz_far_#{i + 1}", t) }
+FAR_TWZ.each_slice(5).with_index { |ts, i| row("twz_far_#{i + 1}", { "times" => ts, ts.first => ts.last }) }
+
 # ---------------------------------------------------------------------------
 # Paths
 # ---------------------------------------------------------------------------
@@ -642,6 +749,8 @@ end
 pgen = PathGen.new(1_414)
 TO_JSON.each do |name, (stream, json)|
   next if stream.bytesize > 2000
+  # the fresh Ruby was forked before ActionPack and globalid were loaded
+  next if name.start_with?("ac_params", "gid")
 
   loaded = Marshal.load(stream)
   next if JsonView.cyclic?(loaded)

@@ -5,13 +5,15 @@
 #
 #   Hash keys         every key whose to_s ActiveSupport writes is a step (Date, Time,
 #                     TimeWithZone, DateTime, BigDecimal, Rational, Complex, Range,
-#                     Duration, String subclasses...), by the text ActiveSupport writes
+#                     Duration, String subclasses, Regexp, Exception, Class/Module...),
+#                     by the text ActiveSupport writes
 #                     (UTF-16/32 keep their BOM as U+FEFF), Arrays of Strings, Symbols,
 #                     numbers, nil, booleans, times, dates, BigDecimals and such Arrays by
 #                     their inspect.  Keys whose to_s is another inspect text (Hash, Set,
 #                     Struct, plain objects, Arrays holding one) are never steps: the
 #                     extension refuses them.
 #   a user class's U  its marshal_dump data (UserMarshalled, shapes.rb)
+#   ActionController::Parameters: its @parameters; GlobalID: a scalar (its to_s)
 #   IPAddr, URI, Pathname, Multibyte::Chars: scalars (strings); Process::Status is a
 #                     computed object with no sub-value behind it (Unsupported)
 #
@@ -34,7 +36,12 @@ module FidelityView
     case value
     when Process::Status then raise Unsupported, "Process::Status is a computed object"
     when UserMarshalled then view(value.marshal_dump)
-    else super
+    else
+      return view(value.instance_variable_get(:@parameters)) if defined?(ActionController::Parameters) &&
+                                                                  value.is_a?(ActionController::Parameters)
+      return [:scalar] if defined?(GlobalID) && value.is_a?(GlobalID)
+
+      super
     end
   end
 
@@ -45,8 +52,9 @@ module FidelityView
     when Range then inspect_text_key?(key.begin) || inspect_text_key?(key.end)
     when Array then !inspected_element?(key)
     when String, Symbol, Numeric, NilClass, TrueClass, FalseClass, Time, Date,
-         ActiveSupport::TimeWithZone, ActiveSupport::Duration
+         ActiveSupport::TimeWithZone, ActiveSupport::Duration, Regexp, Module
       false
+    when Exception then !(key.message.nil? || key.message.is_a?(String)) # to_s: its message
     else true
     end
   end

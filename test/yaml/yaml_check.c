@@ -17,6 +17,7 @@
  * must give MRI's answer; the summary counts the cases the fast path took.
  */
 #include "yaml_internal.h"
+#include "rbmarshal_zones.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,6 +45,33 @@ status_name(MarshalStatus s)
 	}
 }
 
+/*
+ * MarshalHooks.zone_known as TZInfo's zoneinfo source answers it: a key of
+ * ActiveSupport::TimeZone::MAPPING or a TZif file under /usr/share/zoneinfo
+ * (the database PostgreSQL's hook reads).
+ */
+static bool
+zone_known(const char *zone)
+{
+	char		path[512];
+	char		magic[4] = {0};
+	FILE	   *f;
+
+	for (size_t i = 0; i < sizeof(rails_zones) / sizeof(rails_zones[0]); i++)
+		if (strcmp(zone, rails_zones[i].rails) == 0)
+			return true;
+	if (zone[0] == '\0' || zone[0] == '/' || strstr(zone, "..") ||
+		snprintf(path, sizeof(path), "/usr/share/zoneinfo/%s", zone) >= (int) sizeof(path) ||
+		(f = fopen(path, "rb")) == NULL)
+		return false;
+	if (fread(magic, 1, 4, f) != 4)
+		magic[0] = '\0';
+	fclose(f);
+	return memcmp(magic, "TZif", 4) == 0;
+}
+
+static const MarshalHooks hooks = {.zone_known = zone_known};
+
 /* hex of the bytes, or "!" and the error class; caller frees */
 static char *
 convert(const char *text, size_t len, const YamlOptions *opts, bool general,
@@ -52,8 +80,8 @@ convert(const char *text, size_t len, const YamlOptions *opts, bool general,
 	uint8_t    *out = NULL;
 	size_t		outlen = 0;
 	MarshalStatus st = general ?
-		yr_read_libyaml((const uint8_t *) text, len, opts, NULL, &out, &outlen, err) :
-		marshal_from_yaml((const uint8_t *) text, len, opts, NULL, &out, &outlen, err);
+		yr_read_libyaml((const uint8_t *) text, len, opts, &hooks, &out, &outlen, err) :
+		marshal_from_yaml((const uint8_t *) text, len, opts, &hooks, &out, &outlen, err);
 	char	   *res;
 
 	if (st != MARSHAL_OK)
