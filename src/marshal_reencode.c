@@ -169,6 +169,11 @@ is_encoding_pair(Reenc *r, MarshalBytes name, size_t pos, bool *yes)
 {
 	MarshalNode v;
 
+	*yes = false;
+	/* only E and encoding can be; a Time's other ivars are not read */
+	if (!(name.len == 1 && name.ptr[0] == 'E') &&
+		!(name.len == 8 && memcmp(name.ptr, "encoding", 8) == 0))
+		return MARSHAL_OK;
 	TRY(marshal_node(r->doc, pos, &v, r->walk.err));
 	*yes = (name.len == 1 && name.ptr[0] == 'E' &&
 			(v.type == MT_TRUE || v.type == MT_FALSE)) ||
