@@ -159,6 +159,8 @@ extern unsigned rbmarshal_key_shapes(const char *k, size_t len);
 extern Shape rbmarshal_class_shape(MarshalDoc *doc, size_t pos);
 extern bool rbmarshal_latin1_no_key(const MarshalNode *n, const size_t *keylens,
 									int nkeys, const char *const *keys);
+extern bool rbmarshal_latin1_text(MarshalDoc *doc, const MarshalNode *n,
+								  StringInfo scratch);
 
 /* rbmarshal_nav.c */
 extern char *rbmarshal_class_name(const MarshalNode *n);

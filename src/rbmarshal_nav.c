@@ -453,7 +453,17 @@ text_at(MarshalDoc *doc, size_t pos, ViewText *vt)
 
 		return cstring_to_text_with_len(buf, pg_lltoa(leaf.ival, buf));
 	}
-	if (plain_string(doc, pos, &s, &len))
+	if (vt)
+	{
+		MarshalNode n;
+
+		rbmarshal_check_status(marshal_node(doc, pos, &n, &err), &err);
+		if (node_plain_string(&n, &s, &len))
+			return rbmarshal_server_text(s, len);
+		if (rbmarshal_latin1_text(doc, &n, &vt->copy))
+			return rbmarshal_server_text(vt->copy.data, vt->copy.len);
+	}
+	else if (plain_string(doc, pos, &s, &len))
 		return rbmarshal_server_text(s, len);
 	if (vt && doc->buf[pos] == MT_FLOAT)
 	{

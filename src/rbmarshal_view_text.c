@@ -334,3 +334,41 @@ rbmarshal_latin1_no_key(const MarshalNode *n, const size_t *keylens, int nkeys,
 	return true;
 }
 
+
+/*
+ * The UTF-8 text of an ISO-8859-1 String whose only ivar is its encoding
+ * (as the view's transcoding gives it: each byte from 0x80 on is U+0080 to
+ * U+00FF), in scratch (2 * len bytes); false for any other value, and for
+ * one with a NUL byte (the conversion refuses it).
+ */
+bool
+rbmarshal_latin1_text(MarshalDoc *doc, const MarshalNode *n, StringInfo scratch)
+{
+	MarshalError err;
+	int64_t		count;
+	size_t		after;
+
+	if (n->type != MT_STRING || n->encoding != MENC_NAMED || n->uclass.len != 0 ||
+		n->nextended != 0 || !n->has_ivars || n->encname.len != 10 ||
+		memcmp(n->encname.ptr, "ISO-8859-1", 10) != 0)
+		return false;
+	rbmarshal_check_status(marshal_long(doc, n->ivars, &count, &after, &err), &err);
+	if (count != 1 || memchr(n->data.ptr, 0, n->data.len) != NULL)
+		return false;
+	resetStringInfo(scratch);
+	enlargeStringInfo(scratch, (int) (2 * n->data.len));
+	for (size_t i = 0; i < n->data.len; i++)
+	{
+		uint8_t		c = n->data.ptr[i];
+
+		if (c < 0x80)
+			scratch->data[scratch->len++] = (char) c;
+		else
+		{
+			scratch->data[scratch->len++] = (char) (0xC0 | c >> 6);
+			scratch->data[scratch->len++] = (char) (0x80 | (c & 0x3F));
+		}
+	}
+	scratch->data[scratch->len] = '\0';
+	return true;
+}
