@@ -11,8 +11,17 @@
 #
 #   bash bench/srf.sh           (as root on Debian; builds and installs)
 #
-# Knobs: BENCH_SIZES ("200000 1000000 5000000"), BENCH_RUNS (5).
-# Output also goes to bench/out/srf.md.
+# Then Arrays of BENCH_KIND_N elements (1M) of each kind whose jsonb view is
+# converted, made by MRI's Marshal.dump (bench/srf_kinds.rb): Dates,
+# DateTimes, TimeWithZones, ISO-8859-1 Strings, BigDecimals, Times, Floats
+# and [i, "x"] pairs: both set-returning functions, ? with a miss, and ?,
+# ?| and ?& with keys shaped like the kind's view (converted, all missing).
+#
+# Knobs: BENCH_SIZES ("200000 1000000 5000000"), BENCH_RUNS (5),
+# BENCH_KINDS ("date datetime twz latin1 bigdecimal time float nested", or
+# "" for none), BENCH_KIND_N (1000000).  The kinds' data is kept in
+# bench/out/kinds/ (made again if missing).  Output also goes to
+# bench/out/srf.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -21,8 +30,10 @@ if [[ -z ${BENCH_IN_CLUSTER:-} ]]; then
 	BENCH_IN_CLUSTER=1 exec pg_virtualenv -v 15 bash "$0" "$@"
 fi
 
-SIZES=${BENCH_SIZES:-200000 1000000 5000000}
+SIZES=${BENCH_SIZES-200000 1000000 5000000}
 RUNS=${BENCH_RUNS:-5}
+KINDS=${BENCH_KINDS-date datetime twz latin1 bigdecimal time float nested}
+KIND_N=${BENCH_KIND_N:-1000000}
 out=bench/out
 mkdir -p "$out"
 
@@ -122,10 +133,55 @@ for n in $SIZES; do
 	srf "$n" rbmarshal_each_text jsonb_each_text h
 	srf "$n" rbmarshal_array_elements jsonb_array_elements a
 	srf "$n" rbmarshal_array_elements_text jsonb_array_elements_text a
+	srf "$n" rbmarshal_array_elements jsonb_array_elements m
+	srf "$n" rbmarshal_array_elements_text jsonb_array_elements_text m
 	# a key that is not there: the whole value is searched
 	op "$n" '?' "'nope'" h
 	op "$n" '?' "'nope'" m
 	op "$n" '?|' "ARRAY['nope', 'x', 'y']" m
 	op "$n" '?&' "ARRAY['s1', 'nope']" m
 done
+
+# a key of each kind's shape that no element has (so every element whose
+# view could be it is converted), and one shaped like nothing
+shaped_key() {
+	case $1 in
+	date) echo "'2019-12-31'" ;;
+	datetime) echo "'2019-12-31T00:00:00.000+00:00'" ;;
+	twz) echo "'2019-12-31T00:00:00.000-05:00'" ;;
+	time) echo "'2019-12-31T00:00:00.000Z'" ;;
+	bigdecimal) echo "'-1.25'" ;;
+	latin1) echo "'café -12'" ;;
+	*) echo "'nope'" ;;
+	esac
+}
+if [[ -n $KINDS ]]; then
+	mkdir -p "$out/kinds"
+	for k in $KINDS; do
+		if [[ ! -s $out/kinds/$k.copy || $(cat "$out/kinds/n" 2>/dev/null) != "$KIND_N" ]]; then
+			echo "making the $KIND_N-element Arrays with Ruby" >&2
+			rm -f "$out"/kinds/*.copy
+			ruby bench/srf_kinds.rb "$out/kinds" "$KIND_N"
+			echo "$KIND_N" >"$out/kinds/n"
+		fi
+	done
+	psql -X -q -v ON_ERROR_STOP=1 -c "CREATE TABLE IF NOT EXISTS srf_kinds (name text PRIMARY KEY, r rbmarshal, j jsonb)"
+	for k in $KINDS; do
+		psql -X -q -v ON_ERROR_STOP=1 -c "DELETE FROM srf_kinds WHERE name = '$k'" \
+			-c "\\copy srf_kinds (name, r) FROM '$out/kinds/$k.copy'" \
+			-c "UPDATE srf_kinds SET j = r::jsonb WHERE name = '$k'"
+	done
+	for k in $KINDS; do
+		key=$(shaped_key "$k")
+		for f in array_elements array_elements_text; do
+			row "$KIND_N $k" "count(*) FROM srf_kinds, rbmarshal_$f(r) WHERE name = '$k'" \
+				"count(*) FROM srf_kinds, jsonb_$f(j) WHERE name = '$k'" "rbmarshal_$f" "jsonb_$f"
+		done
+		for q in "? 'nope'" "? $key" "?| ARRAY[$key, 'nope']" "?& ARRAY[$key, 'nope']"; do
+			label="$k ${q//|/\\|}"
+			row "$KIND_N $k" "r $q FROM srf_kinds WHERE name = '$k'" \
+				"j $q FROM srf_kinds WHERE name = '$k'" "$label" "$label"
+		done
+	done
+fi
 cat "$report"
