@@ -88,6 +88,8 @@ typedef struct Fast
 	char	   *tmp;
 	size_t		tmpcap;
 	FastSym		replayed;		/* a symbol defined again while replaying */
+	bool		has_e;			/* :E (no ivars) is defined, a link to it is: */
+	uint8_t		e_link;			/* ... its number as one byte, 0 or 6 to 127 */
 	uint32_t	obj_inline[64];
 	FastSym		sym_inline[32];
 	FastPair	pairs_inline[32];
@@ -268,7 +270,17 @@ static bool
 read_e_ivar(Fast *f, size_t *pos, uint8_t *enc, bool *plain)
 {
 	const FastSym *name;
+	const uint8_t *b = f->b + *pos;
 
+	/* the usual "06 ;<E> T|F", in one step */
+	if (f->has_e && *pos + 3 < f->len && b[0] == 0x06 && b[1] == MT_SYMLINK &&
+		b[2] == f->e_link && (b[3] == MT_TRUE || b[3] == MT_FALSE))
+	{
+		*enc = b[3] == MT_TRUE ? SYM_UTF8 : SYM_ASCII;
+		*plain = true;
+		*pos += 4;
+		return true;
+	}
 	if (*pos + 2 >= f->len || f->b[*pos] != 0x06)
 		return false;			/* any other count: the walk's */
 	(*pos)++;
@@ -328,6 +340,12 @@ read_symbol(Fast *f, size_t *pos, const FastSym **out)
 		f->sym[idx].len = (uint32_t) n;
 		f->sym[idx].enc = SYM_BINARY;
 		f->sym[idx].ivars = ivars;
+		/* :E, for read_e_ivar's one step (a number that is one byte long) */
+		if (!ivars && !f->has_e && n == 1 && s[0] == 'E' && idx <= 122)
+		{
+			f->has_e = true;
+			f->e_link = (uint8_t) (idx == 0 ? 0 : idx + 5);
+		}
 	}
 	if (ivars)
 	{
