@@ -1243,6 +1243,12 @@ jw_emit_flat(Walk *w, const MarshalNode *n)
 			}
 			if (marshal_class_is(n, MC_BIGDECIMAL))
 				return jw_emit_bigdecimal(w, n);
+			if (marshal_class_is(n, MC_ENCODING))
+			{
+				k->begin_object(k->ctx);
+				k->end_object(k->ctx);
+				return MARSHAL_OK;
+			}
 			{
 				/* a _dump class we do not know: keep its bytes */
 				char	   *b64 = marshal_alloc(w->hooks, MARSHAL_BASE64_LEN(n->data.len) + 1);

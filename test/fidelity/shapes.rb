@@ -746,6 +746,13 @@ class PathGen < SeededRandom
   end
 end
 
+# Encoding: dumped by _dump ("u"); Object#as_json gives instance_values, {}.
+# Last among the rows so the path draws of the rows before stay as they were.
+[Encoding::UTF_8, Encoding::ISO_8859_1, Encoding::BINARY, Encoding::Shift_JIS].each_with_index do |e, i|
+  row("asj_encoding_#{i + 1}", e)
+end
+row("asj_encoding_nested", { "enc" => Encoding::UTF_8, "list" => [Encoding::US_ASCII, 1] })
+
 pgen = PathGen.new(1_414)
 TO_JSON.each do |name, (stream, json)|
   next if stream.bytesize > 2000
