@@ -69,6 +69,15 @@ CALL rbmarshal_migrate('other_m', 'data', 'v', source_format => 'literal');
 RESET client_min_messages;
 SELECT id, rbmarshal_inspect(v) FROM other_m ORDER BY id;
 SELECT key, error FROM rbmarshal_migration_errors WHERE relation = 'other_m'::regclass ORDER BY key;
+-- the check of a job read in two formats (auto, then literal): each row is
+-- compared as a format the job used reads it, none is raised
+SELECT * FROM rbmarshal_migration_check('other_m', 'data', 'v');
+-- a source no format of the job reads, and a target that differs, are listed
+UPDATE other_m SET data = 'not marshal' WHERE id = 2;
+UPDATE other_m SET v = to_rbmarshal(7) WHERE id = 3;
+SELECT * FROM rbmarshal_migration_check('other_m', 'data', 'v');
+-- one format named: rows it cannot read are listed too
+SELECT * FROM rbmarshal_migration_check('other_m', 'data', 'v', source_format => 'auto');
 
 -- a run without source_format reads what the job's last run read (not
 -- 'auto'): run 2 converts the literal row added after run 1

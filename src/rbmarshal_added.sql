@@ -459,6 +459,12 @@ COMMENT ON PROCEDURE rbmarshal_migrate(regclass, name, name, name, integer, text
 
 -- The reverse check: every converted row's target equals the conversion of
 -- its source, every unconverted row is accounted for in the errors table.
+-- A job may have read its rows in several formats (auto, then literal for
+-- the rows auto left aside): a converted row passes when one of the formats
+-- the job's runs used, tried in the order they were first used, reads its
+-- source as its target.  A row no format reads is listed, not raised.  Rows
+-- go in batches, one statement per format; a batch that fails on a row one
+-- format cannot read is redone row by row for that format.
 CREATE FUNCTION rbmarshal_migration_check(relation regclass, source_column name, target_column name,
 										  key_column name DEFAULT 'id', source_format text DEFAULT NULL,
 										  target_type text DEFAULT NULL)
@@ -466,38 +472,121 @@ RETURNS TABLE (key text, problem text)
 LANGUAGE plpgsql STABLE SET search_path = pg_catalog, pg_temp AS $$
 #variable_conflict use_variable
 DECLARE
+	me constant regrole := quote_ident(CURRENT_USER)::regrole;
+	batch_size constant integer := 10000;
+	formats text[];
+	convs text[];
 	conv text;
 	target text := format('t.%I', target_column);
+	key_type regtype;
+	key_eq text;
+	all_keys text[];
+	keys text[];
+	pending text[];
+	differ text[];
+	readable text[];
+	bad_keys text[] := '{}';
+	bad_problems text[] := '{}';
+	k text;
+	same boolean;
+	i integer;
+	f integer;
 BEGIN
 	IF source_format IS NULL THEN
-		-- the format the job's last run read
-		SELECT p.source_format INTO source_format FROM @extschema@.rbmarshal_migration_progress p
-		 WHERE p.run_by = quote_ident(CURRENT_USER)::regrole AND p.relation = relation
-		   AND p.source_column = source_column AND p.target_column = target_column
-		 ORDER BY p.run DESC LIMIT 1;
-		source_format := coalesce(source_format, 'auto');
+		-- the formats the job's runs read, in the order they were first used
+		SELECT array_agg(x.source_format ORDER BY x.first_run) INTO formats
+		  FROM (SELECT p.source_format, min(p.run) AS first_run
+				  FROM @extschema@.rbmarshal_migration_progress p
+				 WHERE p.run_by = me AND p.relation = relation AND p.source_column = source_column
+				   AND p.target_column = target_column AND p.source_format IS NOT NULL
+				 GROUP BY p.source_format) x;
+		formats := coalesce(formats, '{auto}');
+	ELSE
+		formats := ARRAY[source_format];
 	END IF;
-	SELECT x.conversion, x.target_type INTO conv, target_type
-	  FROM @extschema@.rbmarshal_migration_expr(relation, source_column, target_column,
-												source_format, target_type) x;
+	FOREACH k IN ARRAY formats LOOP
+		SELECT x.conversion, x.target_type INTO conv, target_type
+		  FROM @extschema@.rbmarshal_migration_expr(relation, source_column, target_column,
+													k, target_type) x;
+		IF target_type = 'rbmarshal' THEN
+			-- rbmarshal compares as its bytes (its = is not on this path)
+			conv := format('(%s)::pg_catalog.bytea', conv);
+		END IF;
+		convs := convs || conv;
+	END LOOP;
 	IF target_type = 'rbmarshal' THEN
-		-- rbmarshal compares as its bytes (its = is not on this path)
 		target := target || '::pg_catalog.bytea';
-		conv := format('(%s)::pg_catalog.bytea', conv);
 	END IF;
-	RETURN QUERY EXECUTE format(
-		'SELECT t.%1$I::text, CASE WHEN t.%3$I IS NULL THEN ''not converted and not in rbmarshal_migration_errors''
-								   ELSE ''target differs from the conversion of the source'' END
-		   FROM %2$s t
-		  WHERE t.%4$I IS NOT NULL
-			AND CASE WHEN t.%3$I IS NULL
-					 THEN NOT EXISTS (SELECT 1 FROM %5$s.rbmarshal_migration_errors e
-									   WHERE e.run_by = $1 AND e.relation = $2 AND e.source_column = $3
-										 AND e.target_column = $4 AND e.key = t.%1$I::text)
-					 ELSE %6$s IS DISTINCT FROM %7$s END
-		  ORDER BY t.%1$I',
-		key_column, relation, target_column, source_column, '@extschema@', target, conv)
-		USING quote_ident(CURRENT_USER)::regrole, relation, source_column, target_column;
+	SELECT a.atttypid INTO key_type FROM pg_attribute a
+	 WHERE a.attrelid = relation AND a.attname = key_column AND a.attnum > 0 AND NOT a.attisdropped;
+	IF key_type IS NULL THEN
+		RAISE EXCEPTION 'column "%" of relation % does not exist', key_column, relation
+			USING ERRCODE = 'undefined_column';
+	END IF;
+	key_eq := coalesce(@extschema@.rbmarshal_migration_key_op(key_type, 3), 'OPERATOR(pg_catalog.=)');
+
+	-- rows neither converted nor recorded as bad
+	EXECUTE format(
+		'SELECT array_agg(t.%1$I::text) FROM %2$s t
+		  WHERE t.%4$I IS NOT NULL AND t.%3$I IS NULL
+			AND NOT EXISTS (SELECT 1 FROM %5$s.rbmarshal_migration_errors e
+							 WHERE e.run_by = $1 AND e.relation = $2 AND e.source_column = $3
+							   AND e.target_column = $4 AND e.key = t.%1$I::text)',
+		key_column, relation, target_column, source_column, '@extschema@')
+		INTO keys USING me, relation, source_column, target_column;
+	bad_keys := coalesce(keys, '{}');
+	bad_problems := array_fill('not converted and not in rbmarshal_migration_errors'::text,
+							   ARRAY[cardinality(bad_keys)]);
+
+	-- converted rows, batch by batch
+	EXECUTE format('SELECT array_agg(t.%1$I::text) FROM %2$s t WHERE t.%4$I IS NOT NULL AND t.%3$I IS NOT NULL',
+				   key_column, relation, target_column, source_column)
+		INTO all_keys;
+	all_keys := coalesce(all_keys, '{}');
+	i := 1;
+	WHILE i <= cardinality(all_keys) LOOP
+		pending := all_keys[i:i + batch_size - 1];
+		readable := '{}';
+		FOR f IN 1 .. cardinality(convs) LOOP
+			EXIT WHEN cardinality(pending) = 0;
+			BEGIN
+				EXECUTE format('SELECT coalesce(array_agg(t.%1$I::text), ''{}'') FROM %2$s t
+								 WHERE t.%1$I %6$s ANY ($1::%5$s[]) AND %3$s IS DISTINCT FROM %4$s',
+							   key_column, relation, target, convs[f], key_type, key_eq)
+					INTO differ USING pending;
+				readable := readable || pending;
+			EXCEPTION WHEN others THEN
+				-- a row this format cannot read: the batch row by row
+				differ := '{}';
+				FOREACH k IN ARRAY pending LOOP
+					BEGIN
+						EXECUTE format('SELECT %1$s IS NOT DISTINCT FROM %2$s FROM %3$s t
+										 WHERE t.%4$I %6$s $1::%5$s',
+									   target, convs[f], relation, key_column, key_type, key_eq)
+							INTO same USING k;
+						readable := readable || k;
+						IF NOT same THEN
+							differ := differ || k;
+						END IF;
+					EXCEPTION WHEN others THEN
+						differ := differ || k;
+					END;
+				END LOOP;
+			END;
+			pending := differ;
+		END LOOP;
+		FOREACH k IN ARRAY pending LOOP
+			bad_keys := bad_keys || k;
+			bad_problems := bad_problems ||
+				CASE WHEN k = ANY (readable) THEN 'target differs from the conversion of the source'
+					 ELSE format('source unreadable as %s', array_to_string(formats, ' or ')) END;
+		END LOOP;
+		i := i + batch_size;
+	END LOOP;
+
+	RETURN QUERY EXECUTE format('SELECT b.k, b.problem FROM unnest($1, $2) AS b(k, problem) ORDER BY b.k::%s',
+								key_type)
+		USING bad_keys, bad_problems;
 END $$;
 COMMENT ON FUNCTION rbmarshal_migration_check(regclass, name, name, name, text, text) IS
 	'rows whose converted value does not match their source, or that were neither converted nor recorded as bad';
