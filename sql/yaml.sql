@@ -36,7 +36,9 @@ SELECT name, expected, yaml_try(yaml, mode) AS got
 -- an Encoding as its _dump, an OpenStruct as its table without the "table"
 -- key ActiveSupport's instance_values gives, a TimeZone as its name where
 -- ActiveSupport dumps tzinfo's tables: the jsonb view's choices;
--- ActionController::Parameters is its @parameters, as its as_json)
+-- ActionController::Parameters is its @parameters, as its as_json; an
+-- OrderedOptions is nil: Marshal does not write its pairs, its marshal_dump
+-- is nil)
 CREATE FUNCTION yaml_jsonb(y text) RETURNS jsonb LANGUAGE plpgsql AS $$
 BEGIN
 	RETURN rbmarshal_from_yaml(y)::jsonb;
@@ -47,6 +49,7 @@ SELECT name, yaml_jsonb(yaml) AS got, json::jsonb AS expected
   FROM yaml_cases
  WHERE mode = '-' AND json <> '-' AND expected NOT LIKE '!%'
    AND yaml !~ '!ruby/(class|module|encoding|object:OpenStruct)'
+   AND yaml !~ 'ActiveSupport::(Ordered|Inheritable)Options'
    AND json NOT LIKE '%"tzinfo":{"info":%'
    AND yaml_jsonb(yaml) IS DISTINCT FROM json::jsonb AND yaml_jsonb(yaml) <> '"refused"';
 SELECT count(*) FILTER (WHERE yaml LIKE '%ActionController::Parameters%') AS parameters_compared,
@@ -75,6 +78,16 @@ SELECT rbmarshal_from_yaml(E'a: &x 1\nb: *x\n', '{}', false);
 SELECT rbmarshal_from_yaml(E'a: 2024-03-05\n', '{Symbol}');
 SELECT encode(rbmarshal_from_yaml(E'a: 2024-03-05\n', '{Date}')::bytea, 'hex') AS date_permitted;
 SELECT rbmarshal_from_yaml('a: 1', '{NULL}');
+-- the refusal Psych reports first: Range is loaded before its ends
+SELECT rbmarshal_from_yaml(E'--- !ruby/range\nbegin: 2024-01-01\nend: 2024-02-01\nexcl: false\n', '{}');
+-- an alias to no anchor is Psych's BadAlias in either mode
+SELECT rbmarshal_from_yaml(E'--- *unknown\n', '{}');
+-- Integer() is given the text without its separators
+SELECT rbmarshal_from_yaml(E'- 0x_\n');
+-- OpenStruct's own to_sym needs no Symbol
+SELECT encode(rbmarshal_from_yaml(E'--- !ruby/object:OpenStruct\na: 1\n', '{OpenStruct}')::bytea, 'hex') AS ostruct;
+-- Integers of any length: 200,000 digits
+SELECT length(rbmarshal_from_yaml('--- ' || repeat('7', 200000))::bytea) AS bignum_bytes;
 -- NULL in, NULL out
 SELECT rbmarshal_from_yaml(NULL) IS NULL AS null_in, rbmarshal_from_yaml(NULL, '{}') IS NULL AS null_safe;
 
@@ -104,14 +117,19 @@ INSERT INTO yaml_users VALUES
 	(1, E'---\ntheme: dark\nsince: 2024-03-05\n', NULL),
 	(2, E'--- !ruby/hash:ActiveSupport::HashWithIndifferentAccess\nlimits: [1, 2]\n:sym: x\n', NULL),
 	(3, E'a: [', NULL),
-	(4, E'--- !ruby/object:Money\ncents: 5\ncurrency: USD\n', NULL);
+	(4, E'--- !ruby/object:Money\ncents: 5\ncurrency: USD\n', NULL),
+	-- no document: nil, as Rails 7.2's YAMLColumn loads it (unsafe_load gives
+	-- false, which the app never sees); a false document stays false
+	(5, '', NULL), (6, E'# a comment\n\n  # another\n', NULL), (7, E'--- false\n', NULL),
+	(8, E'\t\n', NULL);
 SET client_min_messages = warning;	-- the progress NOTICEs show timings
 CALL rbmarshal_migrate('yaml_users', 'settings', 'settings_json', batch_size => 2, source_format => 'yaml');
 RESET client_min_messages;
 SELECT id, settings_json, settings_json IS NOT DISTINCT FROM
-       CASE WHEN id <> 3 THEN rbmarshal_from_yaml(settings)::jsonb END AS same
+       CASE WHEN id IN (5, 6) THEN 'null' WHEN id NOT IN (3, 8) THEN rbmarshal_from_yaml(settings)::jsonb END AS same
   FROM yaml_users ORDER BY id;
 SELECT key, error FROM rbmarshal_migration_errors WHERE relation = 'yaml_users'::regclass ORDER BY key;
+SELECT * FROM rbmarshal_migration_check('yaml_users', 'settings', 'settings_json', 'id');
 -- leave the extension's migration tables as the other tests expect them
 DELETE FROM rbmarshal_migration_errors WHERE relation = 'yaml_users'::regclass;
 DELETE FROM rbmarshal_migration_progress WHERE relation = 'yaml_users'::regclass;

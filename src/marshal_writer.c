@@ -308,15 +308,23 @@ marshal_write_int(MarshalWriter *w, int64_t v)
 	put_bignum(w, v < 0, mag, 8);
 }
 
+/*
+ * Limb multiply-adds between two calls of the hooks' interrupt check while
+ * a long decimal is converted (quadratic in its digits: a million digits
+ * are about 1.4e9 of them).
+ */
+#define DECIMAL_INTERRUPT_WORK (UINT64_C(1) << 24)
+
 void
 marshal_write_decimal(MarshalWriter *w, const char *digits, size_t len)
 {
 	bool		negative = false;
-	uint32_t   *limbs;
+	uint64_t   *limbs;
 	size_t		nlimbs = 0;
 	uint8_t    *mag;
 	size_t		i = 0;
 	int64_t		small = 0;
+	uint64_t	work = 0;
 
 	if (len > 0 && (digits[0] == '-' || digits[0] == '+'))
 	{
@@ -331,8 +339,8 @@ marshal_write_decimal(MarshalWriter *w, const char *digits, size_t len)
 		marshal_write_int(w, negative ? -small : small);
 		return;
 	}
-	/* 32-bit limbs, multiply-and-add nine digits at a time */
-	limbs = marshal_realloc(w->hooks, NULL, ((len / 9) + 2) * sizeof(uint32_t));
+	/* 64-bit limbs, multiply-and-add nineteen digits at a time */
+	limbs = marshal_realloc(w->hooks, NULL, ((len / 19) + 2) * sizeof(uint64_t));
 	if (limbs == NULL)
 	{
 		w->status = MARSHAL_ERR_NOMEM;
@@ -340,45 +348,51 @@ marshal_write_decimal(MarshalWriter *w, const char *digits, size_t len)
 	}
 	while (i < len)
 	{
-		uint32_t	chunk = 0;
-		uint32_t	mul = 1;
-		uint64_t	carry;
+		uint64_t	chunk = 0;
+		uint64_t	mul = 1;
+		unsigned __int128 carry;
 
-		for (int k = 0; k < 9 && i < len; k++, i++)
+		for (int k = 0; k < 19 && i < len; k++, i++)
 		{
-			chunk = chunk * 10 + (uint32_t) (digits[i] - '0');
+			chunk = chunk * 10 + (uint64_t) (digits[i] - '0');
 			mul *= 10;
 		}
 		carry = chunk;
 		for (size_t k = 0; k < nlimbs; k++)
 		{
-			uint64_t	t = (uint64_t) limbs[k] * mul + carry;
+			unsigned __int128 t = (unsigned __int128) limbs[k] * mul + carry;
 
-			limbs[k] = (uint32_t) t;
-			carry = t >> 32;
+			limbs[k] = (uint64_t) t;
+			carry = t >> 64;
 		}
 		if (carry)
-			limbs[nlimbs++] = (uint32_t) carry;
+			limbs[nlimbs++] = (uint64_t) carry;
+		work += nlimbs;
+		if (work >= DECIMAL_INTERRUPT_WORK)
+		{
+			work = 0;
+			if (w->hooks && w->hooks->check_interrupts)
+				w->hooks->check_interrupts(w->hooks->ctx);
+		}
 	}
-	mag = marshal_realloc(w->hooks, NULL, nlimbs * 4 + 1);
+	mag = marshal_realloc(w->hooks, NULL, nlimbs * 8 + 1);
 	if (mag == NULL)
 	{
 		marshal_free(w->hooks, limbs);
 		w->status = MARSHAL_ERR_NOMEM;
 		return;
 	}
-	for (size_t k = 0; k < nlimbs * 4; k++)
-		mag[k] = (uint8_t) (limbs[k / 4] >> (8 * (k % 4)));
+	for (size_t k = 0; k < nlimbs * 8; k++)
+		mag[k] = (uint8_t) (limbs[k / 8] >> (8 * (k % 8)));
 	/* numbers within a fixnum's reach still go through the fixnum rule */
-	if (nlimbs <= 2 && !(nlimbs == 2 && (limbs[1] & 0x80000000u)))
+	if (nlimbs <= 1 && !(nlimbs == 1 && (limbs[0] >> 63)))
 	{
-		int64_t		v = (int64_t) ((uint64_t) (nlimbs > 1 ? limbs[1] : 0) << 32 |
-								   (nlimbs > 0 ? limbs[0] : 0));
+		int64_t		v = (int64_t) (nlimbs > 0 ? limbs[0] : 0);
 
 		marshal_write_int(w, negative ? -v : v);
 	}
 	else
-		put_bignum(w, negative, mag, nlimbs * 4);
+		put_bignum(w, negative, mag, nlimbs * 8);
 	marshal_free(w->hooks, mag);
 	marshal_free(w->hooks, limbs);
 }

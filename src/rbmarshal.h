@@ -94,6 +94,13 @@ extern Jsonb *rbmarshal_jsonb_binary(bytea *v, const MarshalJsonOptions *opts);
 /* rbmarshal_yaml.c */
 extern Jsonb *rbmarshal_yaml_to_jsonb(const MarshalYamlColumn *col);
 
+/* rbmarshal_from_yaml.c: marshal_from_yaml, cleaning up after a cancel */
+struct YamlOptions;
+extern MarshalStatus rbmarshal_read_yaml(const uint8_t *text, size_t len,
+										 const struct YamlOptions *opts,
+										 uint8_t **out, size_t *outlen,
+										 MarshalError *err);
+
 /* rbmarshal_from_jsonb.c */
 extern bytea *rbmarshal_from_jsonb_value(JsonbValue *v);
 extern void rbmarshal_write_jsonb(MarshalWriter *w, Jsonb *j, bool symbolize);

@@ -106,7 +106,8 @@ GRANT SELECT, INSERT, UPDATE, DELETE ON rbmarshal_migration_progress, rbmarshal_
 -- columns exist and that the source format fits the source column:
 --   bytea: auto or marshal (Marshal bytes), cache (a Rails cache entry);
 --   text:  auto (hex or Base64), hex, base64, literal (a Ruby literal),
---          yaml (a YAML serialize column, as rbmarshal_from_yaml reads it);
+--          yaml (a YAML serialize column, as rbmarshal_from_yaml reads it,
+--          but a text without a document is nil, as Rails 7.2 loads it);
 --   rbmarshal: auto or marshal (the value itself, nothing to convert).
 CREATE FUNCTION rbmarshal_migration_expr(relation regclass, source_column name, target_column name,
 										 source_format text, INOUT target_type text,
@@ -165,7 +166,15 @@ BEGIN
 		formats := 'auto, hex, base64, literal or yaml';
 		m := CASE WHEN source_format IN ('auto', 'hex', 'base64', 'literal')
 				  THEN format('%s.rbmarshal_from_text(%s::pg_catalog.text, %L)', ext, src, source_format)
-				  WHEN source_format = 'yaml' THEN format('%s.rbmarshal_from_yaml(%s::pg_catalog.text)', ext, src) END;
+				  -- a text without a document (blank, comments) is nil, as Rails 7.2's
+				  -- YAMLColumn loads it (safe_load's fallback), not unsafe_load's false
+				  WHEN source_format = 'yaml' THEN format(
+					'(SELECT CASE WHEN y::pg_catalog.bytea OPERATOR(pg_catalog.=) ''\x0446''::pg_catalog.bytea'
+					' AND %2$s::pg_catalog.text OPERATOR(pg_catalog.~) %3$L'
+					' THEN %1$s.rbmarshal(''\x0430''::pg_catalog.bytea) ELSE y END'
+					' FROM (SELECT %1$s.rbmarshal_from_yaml(%2$s::pg_catalog.text) AS y) AS yaml)',
+					ext, src, CASE WHEN pg_catalog.getdatabaseencoding() = 'UTF8' THEN '^\uFEFF?' ELSE '^' END
+							  || '([ \r\n]|#[^\r\n]*)*$') END;
 	ELSE
 		RAISE EXCEPTION 'source column "%" of % must be text, bytea or rbmarshal, not %', source_column, relation, source_type
 			USING ERRCODE = 'datatype_mismatch';

@@ -26,11 +26,24 @@ report(const MarshalError *err)
 	switch (err->status)
 	{
 		case MARSHAL_ERR_UNSUPPORTED:
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("YAML refused by safe mode"),
-					 errdetail("At %s.", err->detail),
-					 errhint("Permit the class in permitted_classes (as YAML.safe_load's permitted_classes), or allow aliases.")));
+			/* Psych's DisallowedClass, or BadAlias (refused, or unknown) */
+			if (strstr(err->detail, "unspecified class: "))
+				ereport(ERROR,
+						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+						 errmsg("YAML refused by safe mode"),
+						 errdetail("At %s.", err->detail),
+						 errhint("Permit the class in permitted_classes (as YAML.safe_load's permitted_classes).")));
+			else if (strstr(err->detail, "aliases are not allowed"))
+				ereport(ERROR,
+						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+						 errmsg("YAML refused by safe mode"),
+						 errdetail("At %s.", err->detail),
+						 errhint("Allow aliases (aliases => true, as YAML.safe_load's aliases: true).")));
+			else
+				ereport(ERROR,
+						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+						 errmsg("YAML alias to an unknown anchor"),
+						 errdetail("At %s.", err->detail)));
 			break;
 		case MARSHAL_ERR_LIMIT:
 			ereport(ERROR,
@@ -65,6 +78,29 @@ report(const MarshalError *err)
 	}
 }
 
+/*
+ * marshal_from_yaml with the server's hooks; a cancel or timeout caught
+ * inside frees what libyaml holds before it goes on.
+ */
+MarshalStatus
+rbmarshal_read_yaml(const uint8_t *text, size_t len, const YamlOptions *opts,
+					uint8_t **out, size_t *outlen, MarshalError *err)
+{
+	MarshalStatus st = MARSHAL_OK;
+
+	PG_TRY();
+	{
+		st = marshal_from_yaml(text, len, opts, rbmarshal_hooks(), out, outlen, err);
+	}
+	PG_CATCH();
+	{
+		marshal_yaml_abort();
+		PG_RE_THROW();
+	}
+	PG_END_TRY();
+	return st;
+}
+
 static Datum
 from_yaml(text *t, YamlOptions *opts)
 {
@@ -79,8 +115,8 @@ from_yaml(text *t, YamlOptions *opts)
 	if (utf8 != s)
 		len = strlen(utf8);
 	opts->max_depth = (uint32_t) rbmarshal_max_depth;
-	if (marshal_from_yaml((const uint8_t *) utf8, (size_t) len, opts,
-						  rbmarshal_hooks(), &out, &outlen, &err) != MARSHAL_OK)
+	if (rbmarshal_read_yaml((const uint8_t *) utf8, (size_t) len, opts,
+							&out, &outlen, &err) != MARSHAL_OK)
 		report(&err);
 	/* the reader counts containers; the stream's levels also count leaves and wrappers */
 	v = rbmarshal_written(out, outlen);

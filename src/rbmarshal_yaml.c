@@ -64,8 +64,7 @@ rbmarshal_yaml_to_jsonb(const MarshalYamlColumn *col)
 	opts.aliases = true;
 	opts.max_depth = (uint32_t) rbmarshal_max_depth;
 	opts.max_expanded = YAML_MAX_NODES(col->text.len);
-	st = marshal_from_yaml(col->text.ptr, col->text.len, &opts, rbmarshal_hooks(),
-						   &bytes, &nbytes, &err);
+	st = rbmarshal_read_yaml(col->text.ptr, col->text.len, &opts, &bytes, &nbytes, &err);
 	if (st == MARSHAL_ERR_NOMEM)
 		ereport(ERROR,
 				(errcode(ERRCODE_OUT_OF_MEMORY),

@@ -150,11 +150,12 @@ grow(FScan *f, void **buf, size_t *cap, size_t need, size_t size)
  * may stand is libyaml's longer story.
  */
 static bool
-text_ok(const uint8_t *s, size_t len, size_t *lines)
+text_ok(const uint8_t *s, size_t len, size_t *lines, const MarshalHooks *hooks)
 {
 	static uint8_t plain[256];
 	size_t		i = 0;
 	size_t		breaks = 0;
+	size_t		next_check = YAML_INTERRUPT_BYTES;
 
 	if (!plain['a'])
 	{
@@ -168,6 +169,12 @@ text_ok(const uint8_t *s, size_t len, size_t *lines)
 					c1;
 		int			n;
 
+		if (i >= next_check)
+		{
+			next_check = i + YAML_INTERRUPT_BYTES;
+			if (hooks && hooks->check_interrupts)
+				hooks->check_interrupts(hooks->ctx);
+		}
 		if (i + 8 <= len &&
 			(plain[s[i]] & plain[s[i + 1]] & plain[s[i + 2]] & plain[s[i + 3]] &
 			 plain[s[i + 4]] & plain[s[i + 5]] & plain[s[i + 6]] & plain[s[i + 7]]))
@@ -334,6 +341,7 @@ scan_plain(FScan *f, FScalar *sc)
 
 		while (r < f->end && !stop[(uint8_t) *r])
 			r++;
+		yr_progress(f->st, (size_t) (r - q));
 		if (r > q)
 			last = r;
 		q = r;
@@ -372,10 +380,17 @@ scan_quoted(FScan *f, FScalar *sc)
 	char		quote = *f->p;
 	const char *q = f->p + 1;
 
+	const char *next_check = q + YAML_INTERRUPT_BYTES;
+
 	sc->kind = quote == '\'' ? F_SINGLE : F_DOUBLE;
 	sc->s = q;
 	for (;;)
 	{
+		if (q >= next_check)
+		{
+			next_check = q + YAML_INTERRUPT_BYTES;
+			yr_progress(f->st, YAML_INTERRUPT_BYTES);
+		}
 		if (q >= f->end || *q == '\n')
 			decline(f);
 		if (*q == quote)
@@ -703,14 +718,21 @@ key_add(FScan *f, FHash *h, RKind kind, const char *s, size_t len, int64_t ival)
 
 /* unescape a quoted scalar's text (checked by scan_quoted) */
 static size_t
-unescape(const char *s, size_t len, bool single, char *out)
+unescape(FScan *f, const char *s, size_t len, bool single, char *out)
 {
 	size_t		o = 0;
+	size_t		next_check = YAML_INTERRUPT_BYTES;
 
 	for (size_t i = 0; i < len;)
 	{
 		uint32_t	v = 0;
 		int			digits = 0;
+
+		if (i >= next_check)
+		{
+			next_check = i + YAML_INTERRUPT_BYTES;
+			yr_progress(f->st, YAML_INTERRUPT_BYTES);
+		}
 
 		if (single || s[i] != '\\')
 		{
@@ -917,7 +939,7 @@ emit_value(FScan *f, const FScalar *sc)
 			/* \L and \P grow by a byte: at most 3 bytes for 2 */
 			buf = yr_alloc(f->st, sc->len * 3 / 2 + 1);
 			marshal_write_string(w, (const uint8_t *) buf,
-								 unescape(sc->s, sc->len, sc->kind == F_SINGLE_ESC, buf),
+								 unescape(f, sc->s, sc->len, sc->kind == F_SINGLE_ESC, buf),
 								 MENC_UTF8);
 			break;
 		case F_EMPTY_SEQ:
@@ -1182,7 +1204,7 @@ yr_read_fast(const uint8_t *text, size_t len, const YamlOptions *opts,
 
 	size_t		lines;
 
-	if (len > UINT32_MAX || !text_ok(text, len, &lines))
+	if (len > UINT32_MAX || !text_ok(text, len, &lines, hooks))
 		return false;
 	st = yr_state_new(text, len, opts, hooks, err);
 	if (st == NULL)

@@ -165,11 +165,12 @@ typedef struct YState
 	int64_t		budget;			/* work left: nodes built, pairs copied */
 	uint32_t	depth;
 	uint32_t	tick;			/* for check_interrupts */
+	size_t		progress;		/* bytes since then (yr_progress) */
+	size_t		read;			/* the text libyaml has read */
 
-	/* Float::NAN and the infinities are one object each, as in MRI */
+	/* Float::NAN and Float::INFINITY, one object each as in MRI */
 	RVal	   *nan;
 	RVal	   *inf;
-	RVal	   *ninf;
 	RVal	   *nil;
 	RVal	   *rtrue;
 	RVal	   *rfalse;
@@ -200,6 +201,9 @@ extern void yr_fail_at(YState *st, const YNode *n, MarshalStatus status,
 						 const char *fmt,...)
 			__attribute__((noreturn, format(printf, 4, 5)));
 extern void yr_charge(YState *st, const YNode *n, int64_t cost);
+/* Bytes between interrupt checks in loops over one scalar's bytes */
+#define YAML_INTERRUPT_BYTES ((size_t) 1 << 20)
+extern void yr_progress(YState *st, size_t bytes);
 
 /* yaml_fast.c: false when it declines the text (yr_read_libyaml reads it) */
 extern bool yr_read_fast(const uint8_t *text, size_t len,
@@ -213,6 +217,7 @@ extern RVal *yr_to_ruby(YState *st, YNode *root);
 extern RVal *yr_new(YState *st, RKind kind);
 extern RVal *yr_string(YState *st, const char *s, size_t len, int enc);
 extern RVal *yr_symbol(YState *st, const YNode *n, const char *s, size_t len);
+extern RVal *yr_symbol_of(YState *st, const char *s, size_t len);
 extern void yr_push(YState *st, RList *l, RVal *v);
 extern void yr_reserve(YState *st, RList *l, uint32_t n);
 extern void yr_ivar_set(YState *st, RVal *obj, const char *name,

@@ -307,6 +307,14 @@ close_container(YState *st, Builder *b)
 	b->n = start;
 }
 
+/*
+ * The parser parse() is running, for marshal_yaml_abort: libyaml allocates
+ * with malloc, so a hook that longjmps out (a cancel) would leave its
+ * buffers, a huge scalar's included, behind.  A backend runs one reader
+ * at a time.
+ */
+static yaml_parser_t *live_parser;
+
 /* Psych::SyntaxError's words: the problem, its place, and the context. */
 static void
 syntax_error(YState *st, yaml_parser_t *p)
@@ -320,15 +328,60 @@ syntax_error(YState *st, yaml_parser_t *p)
 				 p->context_mark.line + 1, p->context_mark.column + 1);
 	else
 		snprintf(msg, sizeof(msg), "%s", p->problem ? p->problem : "error");
+	live_parser = NULL;
 	yaml_parser_delete(p);
 	yr_fail(st, p->error == YAML_MEMORY_ERROR ? MARSHAL_ERR_NOMEM : MARSHAL_ERR_SYNTAX,
 			  m.index, (uint32_t) m.line + 1, (uint32_t) m.column + 1,
 			  "%s", msg);
 }
 
+void
+marshal_yaml_abort(void)
+{
+	if (live_parser)
+		yaml_parser_delete(live_parser);
+	live_parser = NULL;
+}
+
+/* Bytes read or scanned since the last interrupt check */
+void
+yr_progress(YState *st, size_t bytes)
+{
+	const MarshalHooks *h = st->arena.hooks;
+
+	st->progress += bytes;
+	if (st->progress >= YAML_INTERRUPT_BYTES)
+	{
+		st->progress = 0;
+		if (h && h->check_interrupts)
+			h->check_interrupts(h->ctx);
+	}
+}
+
+/*
+ * libyaml's input, a chunk (its raw buffer, 16 kB) at a time as its
+ * scanner asks: a scalar of any length is scanned within a few chunks of
+ * an interrupt check.
+ */
+static int
+read_text(void *data, unsigned char *buffer, size_t size, size_t *size_read)
+{
+	YState	   *st = data;
+	size_t		n = st->textlen - st->read;
+
+	if (n > size)
+		n = size;
+	memcpy(buffer, st->text + st->read, n);
+	st->read += n;
+	*size_read = n;
+	yr_progress(st, n);
+	return 1;
+}
+
 /*
  * The first document's tree, or NULL when the stream has none (Psych.parse
- * returns nil then).  The parser is deleted before any failure leaves.
+ * returns nil then).  The parser is deleted before any failure leaves (a
+ * hook's longjmp aside: marshal_yaml_abort).
  */
 static YNode *
 parse(YState *st)
@@ -344,7 +397,9 @@ parse(YState *st)
 	memset(&anchors, 0, sizeof(anchors));
 	if (!yaml_parser_initialize(&parser))
 		yr_fail(st, MARSHAL_ERR_NOMEM, 0, 0, 0, "out of memory");
-	yaml_parser_set_input_string(&parser, st->text, st->textlen);
+	st->read = 0;
+	yaml_parser_set_input(&parser, read_text, st);
+	live_parser = &parser;
 
 	/*
 	 * Psych names the String's encoding (UTF-8) to libyaml, which then takes
@@ -401,6 +456,7 @@ parse(YState *st)
 					if (b.nopen >= st->opts->max_depth)
 					{
 						yaml_event_delete(&ev);
+						live_parser = NULL;
 						yaml_parser_delete(&parser);
 					}
 					open_container(st, &b, n);
@@ -423,6 +479,7 @@ parse(YState *st)
 				h->check_interrupts(h->ctx);
 		}
 	}
+	live_parser = NULL;
 	yaml_parser_delete(&parser);
 	return in_doc ? b.root : NULL;
 }

@@ -12,7 +12,8 @@
  *
  * Errors: MARSHAL_ERR_SYNTAX (YAML Psych cannot parse), MARSHAL_ERR_LIMIT
  * (the work budget: alias and merge expansion), MARSHAL_ERR_DEPTH,
- * MARSHAL_ERR_UNSUPPORTED (refused by safe mode: a tag or an alias),
+ * MARSHAL_ERR_UNSUPPORTED (refused by safe mode: a tag or an alias; and
+ * Psych's other BadAlias, an alias to an unknown anchor, in either mode),
  * MARSHAL_ERR_UNREPRESENTABLE (a value Psych itself would not load, such
  * as a bad !ruby/range).  err->offset is the byte offset in the text and
  * err->detail starts "line L column C: ".
@@ -44,5 +45,11 @@ extern MarshalStatus marshal_from_yaml(const uint8_t *text, size_t len,
 									   const MarshalHooks *hooks,
 									   uint8_t **out, size_t *outlen,
 									   MarshalError *err);
+
+/*
+ * After a hook longjmped out of marshal_from_yaml (a cancel): free what
+ * libyaml holds (it allocates with malloc, not through the hooks).
+ */
+extern void marshal_yaml_abort(void);
 
 #endif							/* RBMARSHAL_YAML_READER_H */

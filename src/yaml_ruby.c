@@ -117,6 +117,8 @@ base64(YState *st, const char *s, size_t len)
 		int			c = (uint8_t) s[i];
 		int			d;
 
+		if ((i & (YAML_INTERRUPT_BYTES - 1)) == YAML_INTERRUPT_BYTES - 1)
+			yr_progress(st, YAML_INTERRUPT_BYTES);
 		if (c >= 'A' && c <= 'Z')
 			d = c - 'A';
 		else if (c >= 'a' && c <= 'z')
@@ -877,8 +879,9 @@ revive_special(YState *st, YNode *n, const char *name, RVal *obj)
 		{
 			RVal	   *k = h->items.v[i];
 
+			/* to_sym in OpenStruct's code: no permit needed */
 			if (k->kind == RV_STRING)
-				k = yr_symbol(st, n, k->str, k->len);
+				k = yr_symbol_of(st, k->str, k->len);
 			else if (k->kind != RV_SYMBOL)
 				yr_fail_at(st, n, MARSHAL_ERR_UNREPRESENTABLE, "an OpenStruct member that is not a name");
 			yr_hash_set(st, table, k, h->items.v[i + 1]);
@@ -1051,6 +1054,8 @@ map(YState *st, YNode *n)
 
 		if (cls == NULL)
 		{
+			/* ToRuby reads the members, then loads Struct */
+			pairs_of(st, n);
 			yr_permit(st, n, "Struct");
 			yr_fail_at(st, n, MARSHAL_ERR_UNREPRESENTABLE,
 					   "can't dump anonymous class (a !ruby/struct without a name)");
@@ -1058,6 +1063,9 @@ map(YState *st, YNode *n)
 		yr_permit(st, n, cls);
 		v = reg(st, n, yr_new(st, RV_STRUCT));
 		v->cls = cls;
+		/* s.members.map { class_loader.symbolize }: before any member is read */
+		if (n->nkids)
+			yr_permit(st, n, "Symbol");
 		for (uint32_t i = 0; i + 1 < n->nkids; i += 2)
 		{
 			RVal	   *k = visit(st, n->kids[i]);
@@ -1077,9 +1085,11 @@ map(YState *st, YNode *n)
 
 		if (strcmp(name, "Complex") == 0 || strcmp(name, "Rational") == 0)
 		{
-			RVal	   *h = pairs_of(st, n);
+			RVal	   *h;
 
+			/* ToRuby loads the class, then the children */
 			yr_permit(st, n, name);
+			h = pairs_of(st, n);
 			if (name[0] == 'C')
 				v = complex_of(st, complex_part(st, n, yr_hash_get(h, "real")),
 							   complex_part(st, n, yr_hash_get(h, "image")));
@@ -1178,12 +1188,19 @@ map(YState *st, YNode *n)
 	}
 	if (strcmp(tag, "!ruby/range") == 0)
 	{
-		RVal	   *h = pairs_of(st, n);
-		RVal	   *b = yr_hash_get(h, "begin");
-		RVal	   *e = yr_hash_get(h, "end");
-		RVal	   *x = yr_hash_get(h, "excl");
-		bool		excl = x && x->kind != RV_NIL && x->kind != RV_FALSE;
+		RVal	   *h;
+		RVal	   *b;
+		RVal	   *e;
+		RVal	   *x;
+		bool		excl;
 
+		/* ToRuby loads Range, then the children */
+		yr_permit(st, n, "Range");
+		h = pairs_of(st, n);
+		b = yr_hash_get(h, "begin");
+		e = yr_hash_get(h, "end");
+		x = yr_hash_get(h, "excl");
+		excl = x && x->kind != RV_NIL && x->kind != RV_FALSE;
 		return reg(st, n, range(st, n, b ? b : st->nil, e ? e : st->nil,
 								excl ? st->rtrue : st->rfalse));
 	}
@@ -1258,6 +1275,18 @@ map(YState *st, YNode *n)
 	return revive_hash(st, reg(st, n, yr_new(st, RV_HASH)), n);
 }
 
+/*
+ * ActiveSupport::OrderedOptions and its InheritableOptions answer every
+ * method they lack by method_missing, marshal_dump too: self[:marshal_dump],
+ * nil.  So Marshal.dump writes "U", the class and nil (6.1 and 7.2 alike).
+ */
+static bool
+is_ordered_options(const char *cls)
+{
+	return cls && (strcmp(cls, "ActiveSupport::OrderedOptions") == 0 ||
+				   strcmp(cls, "ActiveSupport::InheritableOptions") == 0);
+}
+
 static RVal *
 visit(YState *st, YNode *n)
 {
@@ -1272,7 +1301,8 @@ visit(YState *st, YNode *n)
 					   n->value);
 		v = n->anchor >= 0 ? st->anchor_values[n->anchor] : NULL;
 		if (v == NULL)
-			yr_fail_at(st, n, MARSHAL_ERR_SYNTAX, "Unknown alias: %s", n->value);
+			/* Psych's BadAlias, as for an alias safe mode refuses */
+			yr_fail_at(st, n, MARSHAL_ERR_UNSUPPORTED, "Unknown alias: %s", n->value);
 		return v;
 	}
 	if (n->kind == YN_SCALAR)
@@ -1283,6 +1313,15 @@ visit(YState *st, YNode *n)
 		h->check_stack(h->ctx);
 	v = n->kind == YN_SEQ ? seq(st, n) : map(st, n);
 	st->depth--;
+	if (n->kind == YN_MAP && (v->kind == RV_OBJECT || v->kind == RV_HASH) &&
+		is_ordered_options(v->cls))
+	{
+		/* built as Psych builds it; Marshal then asks its marshal_dump */
+		v->kind = RV_USRMARSHAL;
+		v->items.n = 0;
+		v->ivars.n = 0;
+		v->data = st->nil;
+	}
 	return v;
 }
 
@@ -1334,8 +1373,6 @@ yr_graph_init(YState *st)
 	st->nan->dval = __builtin_nan("");
 	st->inf = yr_new(st, RV_FLOAT);
 	st->inf->dval = __builtin_inf();
-	st->ninf = yr_new(st, RV_FLOAT);
-	st->ninf->dval = -__builtin_inf();
 	/* a fresh process with ActiveSupport loaded has set these already */
 	yr_class_note(st, "ActiveSupport::Duration", "@parts", 6);
 	yr_class_note(st, "ActiveSupport::Duration", "@value", 6);

@@ -158,8 +158,6 @@ int_from_digits(YState *st, bool neg, const char *d, size_t n, int base)
 		v->ival = neg ? -(int64_t) x : (int64_t) x;
 		return v;
 	}
-	if (n > 100000)
-		return NULL;
 	v = yr_new(st, RV_BIGINT);
 	v->ival = base;
 	v->enc = neg;				/* the sign */
@@ -314,10 +312,13 @@ yr_float(YState *st, double d)
 {
 	RVal	   *v;
 
+	/*
+	 * Float::NAN is one object; an infinity computed (Float("1e400"),
+	 * -Float::INFINITY) is a new one each time, as any Float outside the
+	 * flonum range is: yr_dump links it only where it is the same object.
+	 */
 	if (isnan(d))
 		return st->nan;
-	if (isinf(d))
-		return d > 0 ? st->inf : st->ninf;
 	v = yr_new(st, RV_FLOAT);
 	v->dval = d;
 	return v;
@@ -1055,7 +1056,8 @@ yr_tokenize(YState *st, const YNode *n, const char *s, size_t len)
 	}
 	k = match_special(s, len);
 	if (k)
-		return k == 2 ? st->nan : k > 0 ? st->inf : st->ninf;
+		/* .nan, .inf: Float::NAN, Float::INFINITY; -.inf: -Float::INFINITY, a new Float */
+		return k == 2 ? st->nan : k > 0 ? st->inf : yr_float(st, -__builtin_inf());
 	if (len >= 2 && s[0] == ':')
 	{
 		const char *name = s + 1;
@@ -1090,8 +1092,17 @@ yr_tokenize(YState *st, const YNode *n, const char *s, size_t len)
 	{
 		v = parse_int(st, s, len);
 		if (v == NULL)
+		{
+			/* Ruby's message quotes what Integer() was given: no , or _ */
+			char		shown[61];
+			size_t		k = 0;
+
+			for (size_t i = 0; i < len && k < 60; i++)
+				if (s[i] != ',' && s[i] != '_')
+					shown[k++] = s[i];
 			yr_fail_at(st, n, MARSHAL_ERR_UNREPRESENTABLE,
-						 "invalid value for Integer(): \"%.*s\"", (int) (len > 60 ? 60 : len), s);
+					   "invalid value for Integer(): \"%.*s\"", (int) k, shown);
+		}
 		return v;
 	}
 	return yr_string(st, s, len, MENC_UTF8);

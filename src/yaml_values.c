@@ -40,10 +40,16 @@ yr_string(YState *st, const char *s, size_t len, int enc)
 RVal *
 yr_symbol(YState *st, const YNode *n, const char *s, size_t len)
 {
-	RVal	   *v;
-
 	yr_permit(st, n, "Symbol");
-	v = yr_new(st, RV_SYMBOL);
+	return yr_symbol_of(st, s, len);
+}
+
+/* A Symbol Ruby code makes (to_sym), which safe mode does not check */
+RVal *
+yr_symbol_of(YState *st, const char *s, size_t len)
+{
+	RVal	   *v = yr_new(st, RV_SYMBOL);
+
 	v->str = s;
 	v->len = len;
 	return v;

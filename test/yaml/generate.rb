@@ -22,8 +22,10 @@
 # escaped).  expected is Marshal.dump(YAML.unsafe_load(yaml)) in hex (or of
 # YAML.safe_load(yaml, permitted_classes:, aliases:) when mode is
 # "safe:Class,...[;noalias]"), or "!" and the failure: syntax (Psych cannot
-# parse it), refused (safe mode refuses it), unrepresentable (loading or
-# dumping raises).  json is JSON.parse(ActiveSupport::JSON.encode(value))
+# parse it), refused:Class (safe mode refuses a class: Psych's
+# DisallowedClass and the class it names), refused:alias (BadAlias: an alias
+# in safe mode without aliases, or one to an unknown anchor), unrepresentable
+# (loading or dumping raises).  json is JSON.parse(ActiveSupport::JSON.encode(value))
 # as JSON text, or "-" where ActiveSupport raises.
 require "yaml"
 require "json"
@@ -85,10 +87,11 @@ if ARGV[0] == "--oracle"
           [hex, json]
         rescue Psych::SyntaxError
           ["!syntax", "-"]
-        rescue Psych::DisallowedClass
-          ["!refused", "-"]
+        rescue Psych::DisallowedClass => e
+          ["!refused:#{e.message[/class: (.*)\z/, 1]}", "-"]
         rescue Psych::BadAlias
-          [mode.include?("noalias") ? "!refused" : "!syntax", "-"]
+          # aliases not allowed, or an unknown anchor: one class in Psych
+          ["!refused:alias", "-"]
         rescue SystemStackError
           ["!depth", "-"]
         rescue StandardError
@@ -528,6 +531,69 @@ add("big number list", YAML.dump([BIG_NUMBERS, { "r" => BIG_NUMBERS.first }]))
   add("zone name #{i} in time", "--- !ruby/object:ActiveSupport::TimeWithZone\nutc: 2024-03-05 14:07:09.250000000 Z\n" \
                                 "zone: !ruby/object:ActiveSupport::TimeZone\n  name: #{z.to_json}\ntime: 2024-03-05 09:07:09.250000000 Z\n")
 end
+
+# Which Floats are one object: .inf and .nan are Float::INFINITY and
+# Float::NAN (repeated, a link), -.inf is -Float::INFINITY and a Float() that
+# overflows is a new Float each time (written again, as any Float outside
+# the flonum range: -0.0, 1.0e+300)
+FLOATS = ["--- [-.inf, -.inf, -.Inf, .inf, .Inf, +.inf, .INF, .nan, .NaN, .nan]\n",
+          "--- {a: -.inf, b: -.inf, c: .inf, d: .inf}\n",
+          "- !!float -.inf\n- !!float -.inf\n- !!float .inf\n- !!float .inf\n- !!float .nan\n- .nan\n" \
+          "- !!float 1e400\n- !!float 1e400\n- !!float -1e400\n- !!float -1e400\n- !!float '-.inf'\n",
+          "- 1.0e+400\n- 1.0e+400\n- -1.0e+400\n- -1.0e+400\n- 1.0e+300\n- 1.0e+300\n- -0.0\n- -0.0\n" \
+          "- 0.0\n- 0.0\n- 1.5\n- 1.5\n",
+          "- 1#{"0" * 400}:30.5\n- 1#{"0" * 400}:30.5\n- -1#{"0" * 400}:30.5\n",
+          "- &a -.inf\n- *a\n- -.inf\n"].freeze
+FLOATS.each_with_index { |y, i| add("floats #{i}", y) }
+# ActiveSupport::OrderedOptions answers marshal_dump by method_missing (nil)
+ORDERED = ["--- !ruby/object:ActiveSupport::OrderedOptions {}\n",
+           "--- !ruby/object:ActiveSupport::OrderedOptions\na: 1\n",
+           "--- !ruby/hash:ActiveSupport::OrderedOptions\na: 1\nb: [x]\n",
+           "--- !ruby/hash:ActiveSupport::OrderedOptions {}\n",
+           "--- !ruby/hash-with-ivars:ActiveSupport::OrderedOptions\nelements: {a: 1}\nivars: {'@x': 1}\n",
+           "--- !map:ActiveSupport::OrderedOptions\na: 1\n",
+           "--- !ruby/hash:ActiveSupport::InheritableOptions\na: 1\n",
+           "--- !ruby/object:ActiveSupport::InheritableOptions {}\n",
+           "- &a !ruby/hash:ActiveSupport::OrderedOptions\n  a: &b [1]\n  self: *a\n- *a\n- *b\n",
+           "--- !ruby/hash:MyHash\nopts: !ruby/hash:ActiveSupport::OrderedOptions {x: 1}\n"].freeze
+ORDERED.each_with_index do |y, i|
+  add("ordered options #{i}", y)
+  add("ordered options #{i} safe", y, "safe:ActiveSupport::OrderedOptions,ActiveSupport::InheritableOptions,MyHash")
+  add("ordered options #{i} safe, no class", y, "safe:Symbol")
+end
+# OpenStruct's own to_sym needs no Symbol permitted; a Symbol in the text does
+["--- !ruby/object:OpenStruct\na: 1\nb: [x]\n", "--- !ruby/object:OpenStruct {}\n",
+ "--- !ruby/object:OpenStruct\ntable:\n  :a: 1\n", "--- !ruby/object:OpenStruct\ntable:\n  a: 1\nmodifiable: true\n",
+ "--- !ruby/object:OpenStruct\n:a: 1\n"].each_with_index do |y, i|
+  add("openstruct #{i} safe", y, "safe:OpenStruct")
+  add("openstruct #{i} safe, noalias", y, "safe:OpenStruct;noalias")
+end
+# Which refusal Psych reports first: in document order, a tag's class before
+# its children where ToRuby loads the class first (Range, Complex, Rational,
+# a named Struct and its members' Symbols), after them where it loads it
+# last (an exception, an anonymous Struct); an unknown alias is BadAlias
+PRECEDENCE = [
+  ["--- !ruby/range\nbegin: 2024-01-01\nend: 2024-02-01\nexcl: false\n", ["safe:", "safe:Range", "safe:Date"]],
+  ["--- !ruby/range\nbegin: :a\nend: :b\nexcl: false\n", ["safe:", "safe:Range"]],
+  ["--- !ruby/range :a..:b\n", ["safe:", "safe:Range"]],
+  ["--- !ruby/object:Rational\ndenominator: !ruby/object:Money {}\nnumerator: 1\n", ["safe:", "safe:Rational"]],
+  ["--- !ruby/object:Complex\nreal: !ruby/object:Money {}\nimage: 1\n", ["safe:", "safe:Complex"]],
+  ["--- !ruby/struct:Point\nx: !ruby/object:Money {}\ny: 1\n", ["safe:", "safe:Point", "safe:Point,Symbol"]],
+  ["--- !ruby/struct\na: !ruby/object:Money {}\n", ["safe:", "safe:Money"]],
+  ["--- !ruby/exception:AppError\nmessage: !ruby/object:Money {}\n", ["safe:", "safe:Money"]],
+  ["- &a x\n- *a\n- 0x_\n", ["-", "safe:", "safe:;noalias"]],
+  ["- 0x_\n- &a x\n- *a\n", ["-", "safe:", "safe:;noalias"]],
+  ["- !ruby/object:Money {}\n- 0x_\n", ["-", "safe:"]],
+  ["- 0x_\n- !ruby/object:Money {}\n", ["-", "safe:"]],
+  ["--- *unknown\n", ["-", "safe:", "safe:;noalias"]],
+  ["- &a 1\n- *b\n", ["-", "safe:Symbol", "safe:Symbol;noalias"]]
+].freeze
+PRECEDENCE.each_with_index do |(y, modes), i|
+  modes.each { |m| add("precedence #{i} #{m}", y, m) }
+end
+# Integers of any length (Ruby 3.1 reads a million digits in about a second)
+add("integer 100001 digits", "--- #{"9" * 100_001}\n")
+add("integer 150000 digits", "- -#{"1234567890" * 15_000}\n- 1_#{"0" * 120_000}\n- 0x#{"f" * 100_001}\n")
 
 require "tempfile"
 texts = Tempfile.new("yaml-texts")

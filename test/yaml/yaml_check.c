@@ -6,7 +6,9 @@
  *                              yaml is the text with \\, \t, \n escaped and
  *                              expected is MRI's Marshal bytes in hex, or
  *                              "!" + the SQLSTATE class of an error
- *                              (syntax, limit, depth, refused, unrepresentable);
+ *                              (syntax, limit, depth, unrepresentable, and
+ *                              refused:Class or refused:alias, naming what
+ *                              Psych's DisallowedClass or BadAlias names);
  *                              a fourth column "safe:<classes>[;noalias]" reads
  *                              in safe mode.  Last line "yaml-unit: N passed,
  *                              N failed".
@@ -86,8 +88,14 @@ convert(const char *text, size_t len, const YamlOptions *opts, bool general,
 
 	if (st != MARSHAL_OK)
 	{
-		res = malloc(32);
-		snprintf(res, 32, "!%s", status_name(st));
+		const char *cls = strstr(err->detail, "unspecified class: ");
+
+		/* a refusal names what Psych names: the class, or an alias */
+		res = malloc(256);
+		if (st == MARSHAL_ERR_UNSUPPORTED)
+			snprintf(res, 256, "!refused:%s", cls ? cls + 19 : "alias");
+		else
+			snprintf(res, 256, "!%s", status_name(st));
 		return res;
 	}
 	res = malloc(outlen * 2 + 1);
