@@ -169,9 +169,9 @@ BEGIN
 				  -- a text without a document (blank, comments) is nil, as Rails 7.2's
 				  -- YAMLColumn loads it (safe_load's fallback), not unsafe_load's false
 				  WHEN source_format = 'yaml' THEN format(
-					'(SELECT CASE WHEN y::pg_catalog.bytea OPERATOR(pg_catalog.=) ''\x0446''::pg_catalog.bytea'
+					'(SELECT CASE WHEN y::pg_catalog.bytea OPERATOR(pg_catalog.=) ''\x040846''::pg_catalog.bytea'
 					' AND %2$s::pg_catalog.text OPERATOR(pg_catalog.~) %3$L'
-					' THEN %1$s.rbmarshal(''\x0430''::pg_catalog.bytea) ELSE y END'
+					' THEN %1$s.rbmarshal(''\x040830''::pg_catalog.bytea) ELSE y END'
 					' FROM (SELECT %1$s.rbmarshal_from_yaml(%2$s::pg_catalog.text) AS y) AS yaml)',
 					ext, src, CASE WHEN pg_catalog.getdatabaseencoding() = 'UTF8' THEN '^\uFEFF?' ELSE '^' END
 							  || '([ \r\n]|#[^\r\n]*)*$') END;

@@ -64,6 +64,8 @@ rbmarshal_yaml_to_jsonb(const MarshalYamlColumn *col)
 	opts.aliases = true;
 	opts.max_depth = (uint32_t) rbmarshal_max_depth;
 	opts.max_expanded = YAML_MAX_NODES(col->text.len);
+	/* jsonb's numeric holds 131072 digits; past this the text is kept */
+	opts.max_digits = 100000;
 	st = rbmarshal_read_yaml(col->text.ptr, col->text.len, &opts, &bytes, &nbytes, &err);
 	if (st == MARSHAL_ERR_NOMEM)
 		ereport(ERROR,

@@ -36,6 +36,11 @@ typedef struct YamlOptions
 	 * cycle (else MARSHAL_ERR_UNREPRESENTABLE), as a JSON view needs.
 	 */
 	uint64_t	max_expanded;
+	/*
+	 * When not 0: an Integer of more digits is refused (MARSHAL_ERR_LIMIT),
+	 * for a JSON view, whose numbers hold fewer; Ruby has no such limit.
+	 */
+	size_t		max_digits;
 } YamlOptions;
 
 extern void marshal_yaml_options_init(YamlOptions *opts);

@@ -158,6 +158,9 @@ int_from_digits(YState *st, bool neg, const char *d, size_t n, int base)
 		v->ival = neg ? -(int64_t) x : (int64_t) x;
 		return v;
 	}
+	if (st->opts->max_digits && n > st->opts->max_digits)
+		yr_fail(st, MARSHAL_ERR_LIMIT, 0, 0, 0, "an Integer of more than %zu digits",
+				st->opts->max_digits);
 	v = yr_new(st, RV_BIGINT);
 	v->ival = base;
 	v->enc = neg;				/* the sign */
