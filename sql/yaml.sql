@@ -28,7 +28,8 @@ END $$;
 SELECT name, expected, yaml_try(yaml, mode) AS got
   FROM yaml_cases
  WHERE yaml_try(yaml, mode) IS DISTINCT FROM
-       CASE WHEN expected IN ('!syntax', '!unrepresentable') THEN '!22P02' ELSE expected END;
+       CASE WHEN expected IN ('!syntax', '!unrepresentable') THEN '!22P02'
+            WHEN expected LIKE '!refused:%' THEN '!refused' ELSE expected END;
 
 -- the jsonb view of what was read is ActiveSupport's JSON of the loaded value
 -- (the jsonb view refuses Hash keys whose to_s is an inspect text: 22023;
@@ -38,7 +39,7 @@ SELECT name, expected, yaml_try(yaml, mode) AS got
 -- ActiveSupport dumps tzinfo's tables: the jsonb view's choices;
 -- ActionController::Parameters is its @parameters, as its as_json; an
 -- OrderedOptions is nil: Marshal does not write its pairs, its marshal_dump
--- is nil)
+-- is nil; Integers past jsonb's numeric (131072 digits) are not compared)
 CREATE FUNCTION yaml_jsonb(y text) RETURNS jsonb LANGUAGE plpgsql AS $$
 BEGIN
 	RETURN rbmarshal_from_yaml(y)::jsonb;
@@ -50,12 +51,12 @@ SELECT name, yaml_jsonb(yaml) AS got, json::jsonb AS expected
  WHERE mode = '-' AND json <> '-' AND expected NOT LIKE '!%'
    AND yaml !~ '!ruby/(class|module|encoding|object:OpenStruct)'
    AND yaml !~ 'ActiveSupport::(Ordered|Inheritable)Options'
-   AND json NOT LIKE '%"tzinfo":{"info":%'
+   AND json NOT LIKE '%"tzinfo":{"info":%' AND name !~ '^integer \d+ digits'
    AND yaml_jsonb(yaml) IS DISTINCT FROM json::jsonb AND yaml_jsonb(yaml) <> '"refused"';
 SELECT count(*) FILTER (WHERE yaml LIKE '%ActionController::Parameters%') AS parameters_compared,
        count(*) > 500 AS jsonb_compared,
        count(*) FILTER (WHERE yaml_jsonb(yaml) = '"refused"') AS refused_keys
-  FROM yaml_cases WHERE mode = '-' AND json <> '-' AND expected NOT LIKE '!%';
+  FROM yaml_cases WHERE mode = '-' AND json <> '-' AND expected NOT LIKE '!%' AND name !~ '^integer \d+ digits';
 
 -- what the jsonb view and navigation see of a typical serialize column
 SELECT rbmarshal_from_yaml(E'---\ntheme: dark\nlimits:\n- 1\n- 2\nsince: 2024-03-05\n:sym: x\n') -> 'limits' ->> 1 AS nav,

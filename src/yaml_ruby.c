@@ -1054,8 +1054,7 @@ map(YState *st, YNode *n)
 
 		if (cls == NULL)
 		{
-			/* ToRuby reads the members, then loads Struct */
-			pairs_of(st, n);
+			/* ToRuby's resolve_class("") refuses Struct before any member */
 			yr_permit(st, n, "Struct");
 			yr_fail_at(st, n, MARSHAL_ERR_UNREPRESENTABLE,
 					   "can't dump anonymous class (a !ruby/struct without a name)");
