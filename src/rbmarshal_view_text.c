@@ -216,7 +216,7 @@ rbmarshal_view_text(MarshalDoc *doc, size_t pos, ViewText *vt)
 		vt_string, vt_null, vt_boolean, vt_integer, vt_number, &transcoder,
 		vt_json, vt_yaml
 	};
-	MarshalJsonOptions opts;
+	MarshalJsonOptions opts = MARSHAL_JSON_DEFAULTS;
 	MarshalError err;
 
 	vt->kind = VT_NONE;
@@ -226,9 +226,6 @@ rbmarshal_view_text(MarshalDoc *doc, size_t pos, ViewText *vt)
 	vt->first = true;
 	if (vt->want_text)
 		resetStringInfo(&vt->text);
-	memset(&opts, 0, sizeof(opts));
-	opts.time_precision = MARSHAL_DEFAULT_TIME_PRECISION;
-	opts.binary = MARSHAL_DEFAULT_BINARY;
 	opts.max_depth = (uint32_t) rbmarshal_max_depth;
 	if (marshal_to_json_at(doc, pos, &sink, &opts, rbmarshal_hooks(), &err) != MARSHAL_OK)
 		rbmarshal_report(&err, NULL, "jsonb");
