@@ -38,6 +38,11 @@
 # Determinism: seeded Random, fixed times, TZ=America/New_York, no clock.
 
 ENV["TZ"] = "America/New_York"
+# Rails makes UTF-8 the default external encoding when it loads (railties' rails.rb);
+# without that, in a C/POSIX locale String#inspect (an Array key's to_s) escapes every
+# non-ASCII character and the data would depend on the machine's locale.  (Rails sets
+# default_internal too; here that would transcode the binary pipe to fresh_ruby.)
+Encoding.default_external = Encoding::UTF_8
 
 require "active_support"
 require "active_support/all"
