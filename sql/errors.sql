@@ -62,6 +62,10 @@ SELECT b, rbmarshal_is_valid(b), rbmarshal_error(b)
   FROM (VALUES ('\x040830'::bytea), ('\x'), ('\x0408'), ('\x04083030'),
                ('\x04085b074006'), ('\x04082204ffffffff'), ('\x0408660161')) t(b);
 SELECT rbmarshal_is_valid(NULL), rbmarshal_error(NULL);
+-- a limit's error names the setting that is the limit, in rbmarshal_error
+-- too (the error's HINT), for bytes and for text alike
+SELECT rbmarshal_error(b) AS from_bytes, rbmarshal_error(b::text) = rbmarshal_error(b) AS text_same
+  FROM (SELECT ('\x0408' || repeat('5b06', 1001) || '30')::bytea AS b) t;
 
 -- what MRI itself refuses, we refuse; but symbol bytes are checked for UTF-8
 -- and US-ASCII only (the codec carries no Shift_JIS tables)

@@ -172,6 +172,30 @@ SELECT count(*) AS runs FROM rbmarshal_migration_progress WHERE relation = 'wron
 SELECT count(j) AS written FROM wrong_m;
 \set VERBOSITY default
 
+-- a CALL inside a transaction block cannot COMMIT its batches: it fails
+-- before it takes the job's lock or opens a run, and a CALL after it works
+BEGIN;
+\set VERBOSITY terse
+CALL rbmarshal_migrate('wrong_m', 'data', 'j');
+\set VERBOSITY default
+ROLLBACK;
+SELECT count(*) AS locks_left FROM pg_locks WHERE locktype = 'advisory' AND pid = pg_backend_pid();
+SELECT count(*) AS runs FROM rbmarshal_migration_progress WHERE relation = 'wrong_m'::regclass;
+
+-- a run stopped by an error (here the target's CHECK refuses the batch's
+-- UPDATE) is finished, with the error, and lets go of the lock; the error
+-- reaches the caller as it was raised
+CREATE TABLE stop_m (id int PRIMARY KEY, data text, j jsonb CHECK (j IS NULL OR j <> '0'));
+INSERT INTO stop_m VALUES (1, 'BAhpAA==', NULL), (2, 'BAgw', NULL);
+SET client_min_messages = warning;
+CALL rbmarshal_migrate('stop_m', 'data', 'j');
+RESET client_min_messages;
+SELECT run, rows_done, rows_bad, finished_at IS NOT NULL AS finished, error
+  FROM rbmarshal_migration_progress WHERE relation = 'stop_m'::regclass;
+SELECT count(*) AS locks_left FROM pg_locks WHERE locktype = 'advisory' AND pid = pg_backend_pid();
+SELECT count(j) AS written FROM stop_m;
+DROP TABLE stop_m;
+
 -- everything is PARALLEL SAFE: a parallel scan can use it
 SET max_parallel_workers_per_gather = 2;
 SET parallel_setup_cost = 0;

@@ -162,12 +162,40 @@ status_message(MarshalStatus status)
 	}
 }
 
+/* The HINT of every depth error, Marshal's and YAML's: the setting that is the limit. */
+char *
+rbmarshal_depth_hint(void)
+{
+	return psprintf("Values nest at most %d levels (\"rbmarshal.max_depth\", fixed).",
+					rbmarshal_max_depth);
+}
+
+/*
+ * An error's one-line form for rbmarshal_error(): text, then its HINT in
+ * brackets (without the final period) when it has one.
+ */
+char *
+rbmarshal_with_hint(char *text, const char *hint)
+{
+	size_t		len;
+
+	if (hint == NULL || hint[0] == '\0')
+		return text;
+	len = strlen(hint);
+	if (hint[len - 1] == '.')
+		len--;
+	return psprintf("%s (hint: %.*s)", text, (int) len, hint);
+}
+
 /* One line describing a codec error, for rbmarshal_error(). */
 char *
 rbmarshal_error_text(const MarshalError *err)
 {
-	return psprintf("%s at byte offset %zu: %s",
-					status_message(err->status), err->offset, err->detail);
+	return rbmarshal_with_hint(psprintf("%s at byte offset %zu: %s",
+										status_message(err->status), err->offset,
+										err->detail),
+							   err->status == MARSHAL_ERR_DEPTH ?
+							   rbmarshal_depth_hint() : NULL);
 }
 
 /*
@@ -210,8 +238,7 @@ rbmarshal_report(const MarshalError *err, Node *escontext, const char *target)
 			 errmsg_internal("%s", msg),
 			 errdetail("At byte offset %zu: %s.", err->offset, err->detail),
 			 err->status == MARSHAL_ERR_DEPTH ?
-			 errhint("Marshal values nest at most %d levels (\"rbmarshal.max_depth\", fixed).",
-					 rbmarshal_max_depth) : 0));
+			 errhint("%s", rbmarshal_depth_hint()) : 0));
 	if (buf)
 		pfree(buf);
 }

@@ -68,6 +68,8 @@ extern void rbmarshal_report(const MarshalError *err, Node *escontext,
 							 const char *target);
 extern void rbmarshal_check_status(MarshalStatus st, const MarshalError *err);
 extern char *rbmarshal_error_text(const MarshalError *err);
+extern char *rbmarshal_depth_hint(void);
+extern char *rbmarshal_with_hint(char *text, const char *hint);
 
 extern void rbmarshal_open(bytea *v, MarshalDoc *doc);
 extern bytea *rbmarshal_value(const uint8_t *bytes, size_t len);

@@ -347,6 +347,7 @@ CREATE TABLE rbmarshal_migration_progress (
 	source_format text,
 	target_type text,
 	batch_size integer,
+	error text,
 	PRIMARY KEY (run_by, relation, source_column, target_column, run)
 );
 COMMENT ON TABLE rbmarshal_migration_progress IS 'one row per run of rbmarshal_migrate: how far it got (each role sees its own)';

@@ -435,33 +435,72 @@ BEGIN
 	RETURN keys[cardinality(keys)];
 END $$;
 
+-- A run stopped by an error or a cancel: finished, with why.
+CREATE FUNCTION rbmarshal_migration_stopped(relation regclass, source_column name, target_column name,
+											run integer, error text)
+RETURNS void LANGUAGE sql SET search_path = pg_catalog, pg_temp AS $$
+	UPDATE @extschema@.rbmarshal_migration_progress p
+	   SET updated_at = clock_timestamp(), finished_at = clock_timestamp(), error = $5
+	 WHERE p.run_by = quote_ident(CURRENT_USER)::regrole AND p.relation = $1
+	   AND p.source_column = $2 AND p.target_column = $3 AND p.run = $4
+$$;
+
 -- COMMITs between batches, so it cannot carry SET search_path: its body
 -- only calls the functions above, by their schema.
 -- The job's lock (taken by rbmarshal_migration_start) is let go when the
--- run ends, finished or stopped by an error or a cancel.
+-- run ends, finished or stopped by an error or a cancel; a stopped run's
+-- row gets finished_at and the error, committed before the error is raised
+-- again (as it was, less its CONTEXT).  The first COMMIT comes before the
+-- lock: a CALL inside a transaction block fails there and holds nothing.
 CREATE PROCEDURE rbmarshal_migrate(relation regclass, source_column name, target_column name,
 								   key_column name DEFAULT 'id', batch_size integer DEFAULT 10000,
 								   source_format text DEFAULT NULL, target_type text DEFAULT NULL)
 LANGUAGE plpgsql AS $$
 DECLARE
-	run pg_catalog.int4 := @extschema@.rbmarshal_migration_start(relation, source_column, target_column,
-														 key_column, batch_size, source_format,
-														 target_type);
-	last_key pg_catalog.text;	-- no SET search_path here (it COMMITs): types qualified
+	run pg_catalog.int4;	-- no SET search_path here (it COMMITs): types qualified
+	last_key pg_catalog.text;
+	state pg_catalog.text;
+	msg pg_catalog.text;
+	detail pg_catalog.text;
+	hint pg_catalog.text;
 BEGIN
+	COMMIT;
+	run := @extschema@.rbmarshal_migration_start(relation, source_column, target_column, key_column,
+												 batch_size, source_format, target_type);
 	COMMIT;
 	LOOP
 		BEGIN
 			last_key := @extschema@.rbmarshal_migration_batch(relation, source_column, target_column,
 															  run, last_key);
 		EXCEPTION WHEN others OR query_canceled THEN
-			PERFORM @extschema@.rbmarshal_migration_unlock(relation, source_column, target_column);
-			RAISE;
+			GET STACKED DIAGNOSTICS state = RETURNED_SQLSTATE, msg = MESSAGE_TEXT,
+									detail = PG_EXCEPTION_DETAIL, hint = PG_EXCEPTION_HINT;
 		END;
+		EXIT WHEN state IS NOT NULL;
 		COMMIT;
 		EXIT WHEN last_key IS NULL;
 	END LOOP;
+	IF state IS NOT NULL THEN
+		BEGIN
+			PERFORM @extschema@.rbmarshal_migration_stopped(relation, source_column, target_column, run,
+															msg || coalesce(': ' || nullif(detail, ''), ''));
+		EXCEPTION WHEN others OR query_canceled THEN
+			NULL;	-- the lock still goes, the first error is the one raised
+		END;
+	END IF;
 	PERFORM @extschema@.rbmarshal_migration_unlock(relation, source_column, target_column);
+	IF state IS NULL THEN
+		RETURN;
+	END IF;
+	COMMIT;
+	IF detail <> '' AND hint <> '' THEN
+		RAISE EXCEPTION USING ERRCODE = state, MESSAGE = msg, DETAIL = detail, HINT = hint;
+	ELSIF detail <> '' THEN
+		RAISE EXCEPTION USING ERRCODE = state, MESSAGE = msg, DETAIL = detail;
+	ELSIF hint <> '' THEN
+		RAISE EXCEPTION USING ERRCODE = state, MESSAGE = msg, HINT = hint;
+	END IF;
+	RAISE EXCEPTION USING ERRCODE = state, MESSAGE = msg;
 END $$;
 COMMENT ON PROCEDURE rbmarshal_migrate(regclass, name, name, name, integer, text, text) IS
 	'convert a Marshal column into another column in committed batches, with progress and bad rows kept aside';

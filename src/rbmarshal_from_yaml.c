@@ -56,8 +56,7 @@ report(const MarshalError *err)
 					(errcode(ERRCODE_STATEMENT_TOO_COMPLEX),
 					 errmsg("YAML value nested too deeply"),
 					 errdetail("At %s.", err->detail),
-					 errhint("Values nest at most %d levels (\"rbmarshal.max_depth\", fixed).",
-							 rbmarshal_max_depth)));
+					 errhint("%s", rbmarshal_depth_hint())));
 			break;
 		case MARSHAL_ERR_NOMEM:
 			ereport(ERROR,

@@ -210,22 +210,13 @@ rbmarshal_from_text(PG_FUNCTION_ARGS)
 	PG_RETURN_BYTEA_P(text_in(str, forms, NULL));
 }
 
-/*
- * Why the text input would refuse t, as "message: detail"; NULL if it
- * would not.  No subtransaction: safe in a parallel worker.
- */
+/* An input error's message and detail, in rbmarshal_error(bytea)'s form. */
 static char *
-text_input_error(text *t)
+error_data_text(ErrorData *e)
 {
-	ErrorSaveContext escontext = {T_ErrorSaveContext, false, true, NULL};
-	ErrorData  *e;
 	size_t		offset;
 	int			start = 0;
 
-	(void) text_in(text_to_cstring(t), FORM_ANY, (Node *) &escontext);
-	if (!escontext.error_occurred)
-		return NULL;
-	e = escontext.error_data;
 	if (e->detail == NULL || e->detail[0] == '\0')
 		return pstrdup(e->message);
 	/* a codec error reads as rbmarshal_error(bytea) gives it */
@@ -239,6 +230,23 @@ text_input_error(text *t)
 						(int) len, e->detail + start);
 	}
 	return psprintf("%s: %s", e->message, e->detail);
+}
+
+/*
+ * Why the text input would refuse t, as "message: detail"; NULL if it
+ * would not.  No subtransaction: safe in a parallel worker.
+ */
+static char *
+text_input_error(text *t)
+{
+	ErrorSaveContext escontext = {T_ErrorSaveContext, false, true, NULL};
+	ErrorData  *e;
+
+	(void) text_in(text_to_cstring(t), FORM_ANY, (Node *) &escontext);
+	if (!escontext.error_occurred)
+		return NULL;
+	e = escontext.error_data;
+	return rbmarshal_with_hint(error_data_text(e), e->hint);
 }
 
 /* rbmarshal_is_valid(text): would the text convert? */

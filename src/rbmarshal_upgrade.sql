@@ -39,7 +39,8 @@ ALTER TABLE rbmarshal_migration_progress
 	ADD COLUMN key_column name,
 	ADD COLUMN source_format text,
 	ADD COLUMN target_type text,
-	ADD COLUMN batch_size integer;
+	ADD COLUMN batch_size integer,
+	ADD COLUMN error text;
 -- (no fast default for run: a fresh install has no "missing value")
 UPDATE rbmarshal_migration_progress p
    SET run = 1, run_by = coalesce((SELECT c.relowner::regrole FROM pg_catalog.pg_class c

@@ -15,7 +15,8 @@
 -- rbmarshal_to_timestamptz rbmarshal_to_date; by rbmarshal_migrate:
 -- rbmarshal_migration_start rbmarshal_migration_batch
 -- rbmarshal_migration_expr rbmarshal_migration_key_op
--- rbmarshal_migration_lock_key rbmarshal_migration_unlock.
+-- rbmarshal_migration_lock_key rbmarshal_migration_unlock
+-- rbmarshal_migration_stopped.
 \set ON_ERROR_STOP on
 CREATE TABLE t (id int PRIMARY KEY, v rbmarshal, src text, dst jsonb, b bytea, m rbmarshal);
 INSERT INTO t VALUES (1, '{"a" => [1, 2.5, "x"], :b => nil, "t" => true, "n" => 7}', 'BAh7BkkiBmsGOgZFVGkG', NULL, '\x04087b00', NULL),
