@@ -610,7 +610,10 @@ pg = { adapter: "postgresql", host: ENV["PGHOST"], port: ENV["PGPORT"], username
        password: ENV["PGPASSWORD"], database: ENV["PGDATABASE"] || "postgres" }
 ActiveRecord::Base.establish_connection(pg)
 ActiveRecord::Base.connection.execute("DROP DATABASE IF EXISTS rbmarshal_fidelity")
-ActiveRecord::Base.connection.execute("CREATE DATABASE rbmarshal_fidelity")
+# UTF-8 as a Rails app's database is (the adapter's default encoding, unicode): a
+# cluster made in a C locale is SQL_ASCII, where the pg gem reads Strings as binary
+ActiveRecord::Base.connection.execute("CREATE DATABASE rbmarshal_fidelity ENCODING 'UTF8' " \
+                                      "LC_COLLATE 'C' LC_CTYPE 'C' TEMPLATE template0")
 ActiveRecord::Base.remove_connection
 pg[:database] = "rbmarshal_fidelity"
 run_adapter("pg", pg, PG_SCHEMA, PG_VALUES, PG_RAW, PG_FORM)
