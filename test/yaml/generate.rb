@@ -37,6 +37,9 @@ require "ostruct"
 require_relative "../seeded_random"
 
 ENV["TZ"] = "UTC"
+# UTF-8 default external encoding, as Rails sets it: in a C/POSIX locale Regexp#inspect
+# (what YAML.dump writes for a Regexp) escapes é, and the cases would depend on the locale
+Encoding.default_external = Encoding::UTF_8
 
 USER_CLASSES = <<~RUBY
   class Money; def initialize(c, cur); @cents = c; @currency = cur; end; end
