@@ -8,6 +8,14 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
+# The expected outputs are psql's and Ruby's in UTF-8 (psql aligns columns by
+# the client encoding; Ruby's inspect escapes non-ASCII in a C locale, and a
+# cluster made in one is SQL_ASCII): where the environment's locale is not a
+# UTF-8 one, run in C.UTF-8, which every Debian has.
+if [[ $(locale charmap 2>/dev/null) != UTF-8 ]]; then
+	export LANG=C.UTF-8 LC_ALL=C.UTF-8
+fi
+
 passed=0
 failed=0
 log=$(mktemp -d)
