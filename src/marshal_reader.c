@@ -1214,12 +1214,19 @@ marshal_doc_need(const MarshalDoc *doc, int64_t nsym, int64_t nobj,
 
 	if (!doc->lazy.on || (nsym <= ix->nsymbols && nobj <= ix->nobjects))
 		return MARSHAL_OK;
-	/* at least double, so re-reading the prefix stays linear overall */
-	want_sym = (uint32_t) (nsym > 2 * (int64_t) ix->nsymbols ? nsym : 2 * ix->nsymbols);
-	want_obj = (uint32_t) (nobj > 2 * (int64_t) ix->nobjects ? nobj : 2 * ix->nobjects);
+	/*
+	 * At least double what is asked for, so re-reading the prefix stays
+	 * linear overall; the other table only as far as it was read (doubling
+	 * it too read a whole stream of few symbols to find one more, for a
+	 * link: every Date's calendar-reform Float is one)
+	 */
+	want_sym = (uint32_t) (nsym <= ix->nsymbols ? ix->nsymbols :
+						   nsym > 2 * (int64_t) ix->nsymbols ? nsym : 2 * ix->nsymbols);
+	want_obj = (uint32_t) (nobj <= ix->nobjects ? ix->nobjects :
+						   nobj > 2 * (int64_t) ix->nobjects ? nobj : 2 * ix->nobjects);
 	marshal_index_free(ix, doc->lazy.hooks);
 	st = run(doc->buf, doc->len, doc->lazy.hooks, doc->lazy.depth, true, ix,
-			 err, want_sym ? want_sym : 1, want_obj ? want_obj : 1);
+			 err, want_sym, want_obj);
 	if (st == MARSHAL_OK && ix->nsymbols >= nsym && ix->nobjects >= nobj)
 	{
 		/* whole stream read: nothing more to ask for */

@@ -82,6 +82,30 @@ extern MarshalStatus marshal_time_parts(const MarshalDoc *doc, size_t pos,
 										MarshalTimeParts *parts, bool *ok,
 										MarshalError *err);
 
+/* A date as a key gives it: "%Y-%m-%d", alone or before a 'T'. */
+typedef struct MarshalYmd
+{
+	int64_t		y;
+	int			m;
+	int			d;
+} MarshalYmd;
+
+/* The key's leading date (len > 0); false if it does not start with one. */
+extern bool marshal_parse_ymd(const char *s, size_t len, MarshalYmd *out);
+
+/*
+ * Whether the view text of the value at pos cannot start with any of the
+ * ndays dates, read where its bytes stand: a Date, DateTime or
+ * TimeWithZone (U, bare) or a Time in UTC (u).  *excluded is false when it
+ * might, and for any value not in the layout MRI writes (then the caller
+ * converts it).
+ */
+extern MarshalStatus marshal_view_date_excludes(const MarshalDoc *doc,
+												size_t pos,
+												const MarshalYmd *days,
+												int ndays, bool *excluded,
+												MarshalError *err);
+
 /* The Julian Day Number of a Date. */
 extern MarshalStatus marshal_date_jd(const MarshalDoc *doc, size_t pos,
 									 int64_t *jd, bool *ok, MarshalError *err);

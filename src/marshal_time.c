@@ -719,3 +719,154 @@ marshal_date_jd(const MarshalDoc *doc, size_t pos, int64_t *jd, bool *ok,
 	*ok = true;
 	return MARSHAL_OK;
 }
+
+bool
+marshal_parse_ymd(const char *s, size_t len, MarshalYmd *out)
+{
+	size_t		i = len > 0 && s[0] == '-';
+	size_t		start = i;
+	int64_t		y = 0;
+
+	/* the year: digits (18 at most: Ruby prints no more for a Date here) */
+	while (i < len && i - start < 18 && s[i] >= '0' && s[i] <= '9')
+		y = y * 10 + (s[i++] - '0');
+	if (i == start || i + 6 > len || s[i] != '-' || s[i + 3] != '-' ||
+		(i + 6 < len && s[i + 6] != 'T'))
+		return false;
+	for (size_t k = i + 1; k < i + 6; k++)
+		if (k != i + 3 && (s[k] < '0' || s[k] > '9'))
+			return false;
+	out->y = s[0] == '-' ? -y : y;
+	out->m = (s[i + 1] - '0') * 10 + (s[i + 2] - '0');
+	out->d = (s[i + 4] - '0') * 10 + (s[i + 5] - '0');
+	return true;
+}
+
+static bool
+ymd_among(const MarshalYmd *days, int n, int64_t y, int m, int d)
+{
+	for (int i = 0; i < n; i++)
+		if (days[i].y == y && days[i].m == m && days[i].d == d)
+			return true;
+	return false;
+}
+
+/* An Integer written as i at *p, read where it stands. */
+static bool
+fixnum_at(const MarshalDoc *doc, size_t *p, int64_t *v)
+{
+	size_t		q = *p + 1;
+
+	if (*p >= doc->len || doc->buf[*p] != MT_FIXNUM ||
+		!marshal_decode_long(doc->buf, doc->len, &q, v))
+		return false;
+	*p = q;
+	return true;
+}
+
+/* A Time's _dump payload (u :Time <payload>, the class read) at *p. */
+static bool
+time_payload_at(const MarshalDoc *doc, size_t p, MarshalTime *t)
+{
+	int64_t		n;
+	MarshalError ignored;
+
+	return marshal_decode_long(doc->buf, doc->len, &p, &n) && n >= 0 &&
+		(uint64_t) n <= doc->len - p &&
+		marshal_time_payload((MarshalBytes) {doc->buf + p, (size_t) n}, p, t,
+							 &ignored) == MARSHAL_OK;
+}
+
+/*
+ * The date of a Date's or DateTime's view ([nth, jd, df, sf, of, sg] at
+ * p, five Integers): *jd, the wall clock's Julian Day, which the view
+ * prints in the Julian or the Gregorian calendar by sg.
+ */
+static bool
+date_wall_jd(const MarshalDoc *doc, size_t p, bool datetime, int64_t *jd)
+{
+	int64_t		v[5];
+	int64_t		count;
+
+	if (p >= doc->len || doc->buf[p] != MT_ARRAY)
+		return false;
+	p++;
+	if (!marshal_decode_long(doc->buf, doc->len, &p, &count) || count != 6)
+		return false;
+	for (int i = 0; i < 5; i++)
+		if (!fixnum_at(doc, &p, &v[i]))
+			return false;
+	/* nth 0: jd is the Julian Day (as date_fields adds nth periods) */
+	if (v[0] != 0)
+		return false;
+	*jd = v[1];
+	if (datetime)
+		*jd += marshal_floor_div(v[2] + v[4], 86400);
+	return true;
+}
+
+MarshalStatus
+marshal_view_date_excludes(const MarshalDoc *doc, size_t pos,
+						   const MarshalYmd *days, int ndays, bool *excluded,
+						   MarshalError *err)
+{
+	const uint8_t *b = doc->buf;
+	size_t		p = pos + (pos < doc->len && b[pos] == MT_IVAR);
+	int			type;
+	MarshalBytes name;
+	MarshalTime t;
+	MarshalTimeParts c;
+	int64_t		jd;
+
+	*excluded = false;
+	if (p + 1 >= doc->len || (b[p] != MT_USERDEF && b[p] != MT_USRMARSHAL) ||
+		(b[p] == MT_USRMARSHAL && p != pos))
+		return MARSHAL_OK;		/* a wrapped U: the view's own way */
+	type = b[p];
+	TRY(marshal_symbol(doc, p + 1, &name, NULL, NULL, &p, err));
+	if (type == MT_USERDEF)
+	{
+		/* a Time in UTC prints its payload's wall clock */
+		if (!marshal_bytes_eq(name, "Time") || !time_payload_at(doc, p, &t) || !t.utc)
+			return MARSHAL_OK;
+		marshal_civil_from_epoch(t.epoch, &c);
+		*excluded = !ymd_among(days, ndays, c.year, c.month, c.day);
+		return MARSHAL_OK;
+	}
+	if (marshal_bytes_eq(name, "Date") || marshal_bytes_eq(name, "DateTime"))
+	{
+		int64_t		y[2];
+		int			m[2];
+		int			d[2];
+
+		if (!date_wall_jd(doc, p, name.len == 8, &jd) || jd > INT64_MAX / 8 ||
+			jd < INT64_MIN / 8)
+			return MARSHAL_OK;
+		/* whichever calendar sg picks */
+		marshal_civil_from_days(jd - UNIX_EPOCH_JD, &y[0], &m[0], &d[0]);
+		marshal_julian_from_jd(jd, &y[1], &m[1], &d[1]);
+		*excluded = !ymd_among(days, ndays, y[0], m[0], d[0]) &&
+			!ymd_among(days, ndays, y[1], m[1], d[1]);
+		return MARSHAL_OK;
+	}
+	if (marshal_bytes_eq(name, "ActiveSupport::TimeWithZone"))
+	{
+		int64_t		count;
+
+		/* [utc, zone, local]: the local Time in UTC mode is the wall clock */
+		if (p >= doc->len || b[p++] != MT_ARRAY ||
+			!marshal_decode_long(b, doc->len, &p, &count) || count != 3)
+			return MARSHAL_OK;
+		TRY(marshal_skip(doc, p, &p, err));
+		TRY(marshal_skip(doc, p, &p, err));
+		p += p < doc->len && b[p] == MT_IVAR;
+		if (p + 1 >= doc->len || b[p] != MT_USERDEF)
+			return MARSHAL_OK;
+		TRY(marshal_symbol(doc, p + 1, &name, NULL, NULL, &p, err));
+		if (!marshal_bytes_eq(name, "Time") || !time_payload_at(doc, p, &t) || !t.utc)
+			return MARSHAL_OK;
+		marshal_civil_from_epoch(t.epoch, &c);
+		*excluded = !ymd_among(days, ndays, c.year, c.month, c.day);
+	}
+	return MARSHAL_OK;
+}

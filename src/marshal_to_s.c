@@ -712,3 +712,34 @@ marshal_to_s(const MarshalDoc *doc, size_t pos, char *buf, size_t size,
 {
 	return to_s(doc, pos, buf, size, len, ok, err, 0);
 }
+
+MarshalStatus
+marshal_view_decimal_excludes(const MarshalDoc *doc, size_t pos,
+							  const MarshalDecimal *keys, int nkeys,
+							  bool *excluded, MarshalError *err)
+{
+	MarshalBytes name;
+	size_t		p;
+	int64_t		n;
+	char		digits[64];
+	MarshalDecimal d;
+
+	*excluded = false;
+	if (pos + 1 >= doc->len || doc->buf[pos] != MT_USERDEF)
+		return MARSHAL_OK;
+	TRY(marshal_symbol(doc, pos + 1, &name, NULL, NULL, &p, err));
+	if (!marshal_bytes_eq(name, "BigDecimal") ||
+		!marshal_decode_long(doc->buf, doc->len, &p, &n) || n < 0 ||
+		(uint64_t) n > doc->len - p || (size_t) n > sizeof(digits) ||
+		!marshal_decimal_load(doc->buf + p, (size_t) n, digits, &d) ||
+		d.kind != MDEC_FINITE)
+		return MARSHAL_OK;
+	/* its text is to_s("F") of d, which reads back as d */
+	for (int i = 0; i < nkeys; i++)
+		if (keys[i].neg == d.neg && keys[i].exp == d.exp &&
+			keys[i].ndigits == d.ndigits &&
+			memcmp(keys[i].digits, d.digits, d.ndigits) == 0)
+			return MARSHAL_OK;
+	*excluded = true;
+	return MARSHAL_OK;
+}

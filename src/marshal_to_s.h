@@ -60,6 +60,18 @@ extern size_t marshal_decimal_to_s(const MarshalDecimal *d, bool plain,
 								   char *out);
 
 /*
+ * Whether the view text of the BigDecimal at pos (u, bare, as MRI dumps
+ * one) is none of the nkeys decimals (keys as marshal_decimal_load reads
+ * their text): *excluded false when it might be one, or when the value is
+ * something else or not read here (the caller converts it).
+ */
+extern MarshalStatus marshal_view_decimal_excludes(const MarshalDoc *doc,
+												   size_t pos,
+												   const MarshalDecimal *keys,
+												   int nkeys, bool *excluded,
+												   MarshalError *err);
+
+/*
  * Regexp#to_s ("(?ix-m:source)") of a Regexp node into out (its length plus a
  * NUL); out NULL: only the length.
  */

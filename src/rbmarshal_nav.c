@@ -8,6 +8,7 @@
  * as MRI's Marshal.dump(sub_value) writes it.
  */
 #include "rbmarshal.h"
+#include "marshal_to_s.h"
 
 #include <math.h>
 
@@ -519,6 +520,68 @@ text_at(MarshalDoc *doc, size_t pos, ViewText *vt)
 }
 
 /*
+ * The keys read once for what an element would have to be to equal one:
+ * the dates of those shaped like a date or time, the decimals of those
+ * shaped like a BigDecimal's text.  A key that reads as neither cannot be
+ * the text of an element read where its bytes stand (that text always
+ * reads back), so it is left out.
+ */
+typedef struct KeyValues
+{
+	MarshalYmd *days;
+	int			ndays;
+	MarshalDecimal *decimals;
+	int			ndecimals;
+} KeyValues;
+
+static void
+key_values(const char **keys, const size_t *keylens, int nkeys, KeyValues *kv)
+{
+	kv->days = palloc(sizeof(MarshalYmd) * Max(nkeys, 1));
+	kv->decimals = palloc(sizeof(MarshalDecimal) * Max(nkeys, 1));
+	kv->ndays = kv->ndecimals = 0;
+	for (int i = 0; i < nkeys; i++)
+	{
+		unsigned	sh;
+
+		if (keys[i] == NULL)
+			continue;
+		sh = rbmarshal_key_shapes(keys[i], keylens[i]);
+		if ((sh & (SHAPE_BIT(SHAPE_DATE) | SHAPE_BIT(SHAPE_TIME))) &&
+			marshal_parse_ymd(keys[i], keylens[i], &kv->days[kv->ndays]))
+			kv->ndays++;
+		if (sh & SHAPE_BIT(SHAPE_DECIMAL))
+		{
+			/* read as a _dump payload is ("<maxprec>:<number>") */
+			char	   *payload = psprintf("0:%.*s", (int) keylens[i], keys[i]);
+
+			if (marshal_decimal_load((const uint8_t *) payload, strlen(payload),
+									 palloc(strlen(payload) + 1),
+									 &kv->decimals[kv->ndecimals]) &&
+				kv->decimals[kv->ndecimals].kind == MDEC_FINITE)
+				kv->ndecimals++;
+		}
+	}
+}
+
+/* Whether the element at pos, of class shape shape, can equal no key. */
+static bool
+no_key_fits(MarshalDoc *doc, size_t pos, Shape shape, const KeyValues *kv)
+{
+	MarshalError err;
+	bool		excluded = false;
+
+	if (shape == SHAPE_DATE || shape == SHAPE_TIME)
+		rbmarshal_check_status(marshal_view_date_excludes(doc, pos, kv->days, kv->ndays,
+														  &excluded, &err), &err);
+	else if (shape == SHAPE_DECIMAL)
+		rbmarshal_check_status(marshal_view_decimal_excludes(doc, pos, kv->decimals,
+															 kv->ndecimals,
+															 &excluded, &err), &err);
+	return excluded;
+}
+
+/*
  * Whether the JSON view of the array element at pos is a string, and its
  * text (*s, *len: UTF-8, valid until the next element); *end, when not 0,
  * is where the element ends.  Decided by the element's type where that is
@@ -533,7 +596,8 @@ text_at(MarshalDoc *doc, size_t pos, ViewText *vt)
  * v::jsonb converts it, into vt.
  */
 static bool
-element_string(MarshalDoc *doc, size_t pos, unsigned shapes, const char **keys,
+element_string(MarshalDoc *doc, size_t pos, unsigned shapes,
+			   const KeyValues *kv, const char **keys,
 			   const size_t *keylens, int nkeys, ViewText *vt,
 			   MemoryContext scratch, const char **s, size_t *len, size_t *end,
 			   bool *made)
@@ -568,8 +632,13 @@ element_string(MarshalDoc *doc, size_t pos, unsigned shapes, const char **keys,
 		case MT_USERDEF:
 		case MT_USRMARSHAL:
 		case MT_IVAR:
-			if (!(shapes & SHAPE_BIT(rbmarshal_class_shape(doc, pos))))
-				return false;
+			{
+				Shape		shape = rbmarshal_class_shape(doc, pos);
+
+				if (!(shapes & SHAPE_BIT(shape)) ||
+					(shape != SHAPE_ANY && no_key_fits(doc, pos, shape, kv)))
+					return false;
+			}
 			break;
 	}
 	rbmarshal_check_status(marshal_leaf(doc, pos, &leaf, &found, &err), &err);
@@ -671,6 +740,7 @@ exists_in(MarshalDoc *doc, const char **keys, const size_t *keylens, int nkeys,
 	int			want = 0;
 	unsigned	shapes = 0;
 	ViewText	vt;
+	KeyValues	kv;
 
 	for (int i = 0; i < nkeys; i++)
 		want += keys[i] != NULL;
@@ -718,6 +788,7 @@ exists_in(MarshalDoc *doc, const char **keys, const size_t *keylens, int nkeys,
 	for (int i = 0; i < nkeys; i++)
 		if (keys[i] != NULL)
 			shapes |= rbmarshal_key_shapes(keys[i], keylens[i]);
+	key_values(keys, keylens, nkeys, &kv);
 	memset(&vt, 0, sizeof(vt));
 	initStringInfo(&vt.copy);
 	/* an Array's elements follow each other; a Set's are its @hash's keys */
@@ -738,7 +809,7 @@ exists_in(MarshalDoc *doc, const char **keys, const size_t *keylens, int nkeys,
 				break;
 			pos = e.value;
 		}
-		if (element_string(doc, pos, shapes, keys, keylens, nkeys, &vt, scratch,
+		if (element_string(doc, pos, shapes, &kv, keys, keylens, nkeys, &vt, scratch,
 						   &s, &len, &end, &made))
 			for (int i = 0; i < nkeys; i++)
 				if (!found[i] && keys[i] != NULL && keylens[i] == len &&
