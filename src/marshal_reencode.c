@@ -1126,3 +1126,280 @@ marshal_reencode(const MarshalDoc *doc, size_t pos, const MarshalHooks *hooks,
 	}
 	return st;
 }
+
+/*
+ * A small value re-encoded by copying (marshal_reencode_small): the bytes
+ * written so far, the objects written (by where their value starts in the
+ * source; a link to one is a link to its place here) and the symbols, by
+ * name, as the writer numbers them.  Anything it does not know is left to
+ * marshal_reencode.
+ */
+#define SMALL_OBJECTS 32
+#define SMALL_SYMBOLS 16
+#define SMALL_DEPTH 16
+#define SMALL_NOT_SOURCE UINT32_MAX	/* an object no link reaches */
+
+typedef struct Small
+{
+	const MarshalDoc *doc;
+	uint8_t    *out;
+	size_t		cap;
+	size_t		len;
+	uint32_t	objects[SMALL_OBJECTS];
+	uint32_t	nobjects;
+	MarshalBytes symbols[SMALL_SYMBOLS];
+	uint32_t	nsymbols;
+	int			floats;			/* one at most: no flonum links to make */
+	int			encodings;		/* one at most: no name String to share */
+	int			depth;
+} Small;
+
+static bool
+small_put(Small *s, const void *p, size_t n)
+{
+	if (n > s->cap - s->len)
+		return false;
+	memcpy(s->out + s->len, p, n);
+	s->len += n;
+	return true;
+}
+
+static bool
+small_byte(Small *s, uint8_t b)
+{
+	return small_put(s, &b, 1);
+}
+
+static bool
+small_long(Small *s, int64_t x)
+{
+	uint8_t		buf[9];
+
+	return small_put(s, buf, marshal_encode_long(x, buf));
+}
+
+/* A length-prefixed byte string, as the writer's put_bytes. */
+static bool
+small_bytes(Small *s, const uint8_t *p, size_t n)
+{
+	return small_long(s, (int64_t) n) && small_put(s, p, n);
+}
+
+static bool
+small_object(Small *s, size_t pos)
+{
+	if (s->nobjects == SMALL_OBJECTS)
+		return false;
+	s->objects[s->nobjects++] = (uint32_t) pos;
+	return true;
+}
+
+/* A symbol written by name: an ASCII one without a wrapper only. */
+static bool
+small_name(Small *s, MarshalBytes name)
+{
+	for (size_t i = 0; i < name.len; i++)
+		if (name.ptr[i] >= 0x80)
+			return false;
+	for (uint32_t i = 0; i < s->nsymbols; i++)
+		if (s->symbols[i].len == name.len &&
+			memcmp(s->symbols[i].ptr, name.ptr, name.len) == 0)
+			return small_byte(s, MT_SYMLINK) && small_long(s, i);
+	if (s->nsymbols == SMALL_SYMBOLS)
+		return false;
+	s->symbols[s->nsymbols++] = name;
+	return small_byte(s, MT_SYMBOL) && small_bytes(s, name.ptr, name.len);
+}
+
+/* The symbol (: or ;) at pos; *name, *next. */
+static bool
+small_symbol(Small *s, size_t pos, MarshalBytes *name, size_t *next)
+{
+	const MarshalDoc *doc = s->doc;
+	size_t		p = pos + 1;
+	int64_t		k;
+	bool		plain;
+	MarshalError err;
+
+	if (pos >= doc->len || !marshal_decode_long(doc->buf, doc->len, &p, &k))
+		return false;
+	if (doc->buf[pos] == MT_SYMBOL)
+	{
+		if (k < 0 || (uint64_t) k > doc->len - p)
+			return false;
+		name->ptr = doc->buf + p;
+		name->len = (size_t) k;
+		*next = p + (size_t) k;
+	}
+	else if (doc->buf[pos] != MT_SYMLINK ||
+			 marshal_find_symbol(doc, k, name, &plain, &err) != MARSHAL_OK || !plain)
+		return false;
+	else
+		*next = p;
+	return small_name(s, *name);
+}
+
+/*
+ * A String with one ivar, its encoding (I " ... E true|false, or encoding
+ * "name"): as re_ivars writes it, the encoding from the String's own.
+ */
+static bool
+small_string_ivar(Small *s, size_t pos, size_t *next)
+{
+	const MarshalDoc *doc = s->doc;
+	MarshalNode n;
+	MarshalError err;
+	MarshalBytes name;
+	int64_t		count;
+	size_t		p;
+	bool		yes;
+	Reenc		r;
+
+	if (marshal_node(doc, pos, &n, &err) != MARSHAL_OK || n.type != MT_STRING ||
+		n.uclass.len != 0 || n.nextended != 0 || !n.has_ivars ||
+		n.encoding == MENC_BINARY ||
+		marshal_long(doc, n.ivars, &count, &p, &err) != MARSHAL_OK || count != 1 ||
+		marshal_symbol(doc, p, &name, NULL, NULL, &p, &err) != MARSHAL_OK)
+		return false;
+	memset(&r, 0, sizeof(r));
+	r.doc = doc;
+	r.walk.err = &err;
+	if (is_encoding_pair(&r, name, p, &yes) != MARSHAL_OK || !yes ||
+		marshal_skip(doc, p, next, &err) != MARSHAL_OK ||
+		!small_byte(s, MT_IVAR) || !small_object(s, pos) ||
+		!small_byte(s, MT_STRING) || !small_bytes(s, n.data.ptr, n.data.len) ||
+		!small_long(s, 1))
+		return false;
+	if (n.encoding == MENC_UTF8 || n.encoding == MENC_USASCII)
+		return small_name(s, (MarshalBytes) {(const uint8_t *) "E", 1}) &&
+			small_byte(s, n.encoding == MENC_UTF8 ? MT_TRUE : MT_FALSE);
+	return s->encodings++ == 0 &&
+		small_name(s, (MarshalBytes) {(const uint8_t *) "encoding", 8}) &&
+		small_object(s, SMALL_NOT_SOURCE) && small_byte(s, MT_STRING) &&
+		small_bytes(s, n.encname.ptr, n.encname.len);
+}
+
+static bool
+small_value(Small *s, size_t pos, size_t *next)
+{
+	const MarshalDoc *doc = s->doc;
+	const uint8_t *b = doc->buf;
+	size_t		p = pos + 1;
+	int64_t		x;
+	MarshalBytes name;
+	MarshalError err;
+	bool		ok = false;
+
+	if (pos >= doc->len || ++s->depth > SMALL_DEPTH)
+		return false;
+	/* written already, a link having reached it first: linked again */
+	for (uint32_t i = 0; i < s->nobjects; i++)
+		if (s->objects[i] == pos)
+		{
+			ok = small_byte(s, MT_LINK) && small_long(s, i) &&
+				marshal_skip(doc, pos, next, &err) == MARSHAL_OK;
+			goto out;
+		}
+	switch (b[pos])
+	{
+		case MT_NIL:
+		case MT_TRUE:
+		case MT_FALSE:
+			*next = p;
+			ok = small_byte(s, b[pos]);
+			break;
+		case MT_FIXNUM:
+			/* what MRI (64-bit) writes as an Integer; the writer's form */
+			ok = marshal_decode_long(b, doc->len, &p, &x) &&
+				x >= -(INT64_C(1) << 30) && x < (INT64_C(1) << 30) &&
+				small_byte(s, MT_FIXNUM) && small_long(s, x);
+			*next = p;
+			break;
+		case MT_LINK:
+			if (!marshal_decode_long(b, doc->len, &p, &x) || x < 0 ||
+				marshal_doc_need(doc, 0, x + 1, &err) != MARSHAL_OK ||
+				x >= doc->index.nobjects)
+				break;
+			*next = p;
+			for (uint32_t i = 0; i < s->nobjects; i++)
+				if (s->objects[i] == doc->index.obj_pos[x])
+				{
+					ok = small_byte(s, MT_LINK) && small_long(s, i);
+					goto out;
+				}
+			/* first use of an object written outside the value: in full */
+			ok = small_value(s, doc->index.obj_pos[x], &p);
+			break;
+		case MT_ARRAY:
+			if (!marshal_decode_long(b, doc->len, &p, &x) || x < 0 ||
+				!small_object(s, pos) || !small_byte(s, MT_ARRAY) || !small_long(s, x))
+				break;
+			ok = true;
+			for (int64_t i = 0; i < x && ok; i++)
+				ok = small_value(s, p, &p);
+			*next = p;
+			break;
+		case MT_STRING:
+			if (!marshal_decode_long(b, doc->len, &p, &x) || x < 0 ||
+				(uint64_t) x > doc->len - p)
+				break;
+			*next = p + (size_t) x;
+			ok = small_object(s, pos) && small_byte(s, MT_STRING) &&
+				small_bytes(s, b + p, (size_t) x);
+			break;
+		case MT_IVAR:
+			ok = p < doc->len && b[p] == MT_STRING && small_string_ivar(s, pos, next);
+			break;
+		case MT_FLOAT:
+			{
+				double		d;
+				char		text[40];
+
+				/* as marshal_write_float writes it, the first Float of a stream */
+				if (!marshal_decode_long(b, doc->len, &p, &x) || x < 0 ||
+					(uint64_t) x > doc->len - p || s->floats++ > 0 ||
+					!marshal_parse_float(b + p, (size_t) x, &d))
+					break;
+				*next = p + (size_t) x;
+				ok = small_object(s, pos) && small_byte(s, MT_FLOAT) &&
+					small_bytes(s, (const uint8_t *) text, marshal_float_text(d, text));
+				break;
+			}
+		case MT_USRMARSHAL:
+			/* its slot first, then its class and data */
+			ok = small_object(s, pos) && small_byte(s, MT_USRMARSHAL) &&
+				small_symbol(s, p, &name, &p) && small_value(s, p, next);
+			break;
+		case MT_USERDEF:
+			/* a bare u: its slot after its bytes (no ivars to come first) */
+			if (!small_byte(s, MT_USERDEF) || !small_symbol(s, p, &name, &p) ||
+				!marshal_decode_long(b, doc->len, &p, &x) || x < 0 ||
+				(uint64_t) x > doc->len - p)
+				break;
+			*next = p + (size_t) x;
+			ok = small_bytes(s, b + p, (size_t) x) && small_object(s, pos);
+			break;
+		default:
+			break;
+	}
+out:
+	s->depth--;
+	return ok;
+}
+
+bool
+marshal_reencode_small(const MarshalDoc *doc, size_t pos, uint8_t *out,
+					   size_t cap, size_t *len)
+{
+	Small		s;
+	size_t		next;
+
+	memset(&s, 0, sizeof(s));
+	s.doc = doc;
+	s.out = out;
+	s.cap = cap;
+	if (!small_byte(&s, 4) || !small_byte(&s, 8) || !small_value(&s, pos, &next))
+		return false;
+	*len = s.len;
+	return true;
+}

@@ -98,6 +98,16 @@ extern MarshalStatus marshal_reencode(const MarshalDoc *doc, size_t pos,
 									  MarshalError *err);
 
 /*
+ * marshal_reencode's bytes of a small value made only of nil, true, false,
+ * Integers, Arrays, Strings (an encoding their one ivar), one Float and
+ * objects a class loads (U, bare u), by copying (the Dates, pairs and
+ * Strings an Array of them holds): into out (cap bytes), *len.  False when
+ * the value is anything else or longer (the caller re-encodes it).
+ */
+extern bool marshal_reencode_small(const MarshalDoc *doc, size_t pos,
+								   uint8_t *out, size_t cap, size_t *len);
+
+/*
  * A Ruby literal (nil, true, false, numbers, strings, symbols, arrays and
  * hashes) to MRI's Marshal.dump(eval(text)) bytes, evaluating nothing
  * (marshal_literal.c).  Errors are MARSHAL_ERR_SYNTAX at a character offset.

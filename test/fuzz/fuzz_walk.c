@@ -84,8 +84,25 @@ reencode_at(const MarshalDoc *doc, size_t pos)
 	size_t		len2 = 0;
 	size_t		len3 = 0;
 
+	uint8_t		small[256];
+	size_t		smalllen;
+	bool		copied = marshal_reencode_small(doc, pos, small, sizeof(small), &smalllen);
+
 	if (marshal_reencode(doc, pos, NULL, &out, &outlen, &err) != MARSHAL_OK)
+	{
+		/* the copy takes only what the re-encoder writes */
+		if (copied)
+			die("copied a value the re-encoder refuses", doc->buf, doc->len);
 		return;					/* a clean refusal (limits) */
+	}
+	/*
+	 * A small value copied: the re-encoder's bytes, which always validate
+	 * (the server stores them without checking them again)
+	 */
+	if (copied && (smalllen != outlen || memcmp(small, out, outlen) != 0))
+		die("copied re-encoding differs", doc->buf, doc->len);
+	if (copied)
+		check_stream(small, smalllen, "copied");
 
 	/*
 	 * MRI's own dump of a Regexp (or ivar-carrying String) whose ivars reach
