@@ -1151,6 +1151,7 @@ typedef struct Small
 	uint32_t	nsymbols;
 	int			floats;			/* one at most: no flonum links to make */
 	int			encodings;		/* one at most: no name String to share */
+	int			zones;			/* one written in place at most */
 	int			depth;
 } Small;
 
@@ -1279,6 +1280,63 @@ small_string_ivar(Small *s, size_t pos, size_t *next)
 		small_bytes(s, n.encname.ptr, n.encname.len);
 }
 
+static bool small_value(Small *s, size_t pos, size_t *next);
+
+/* A u's class and bytes at p (past the u), copied; *next past them. */
+static bool
+small_userdef_data(Small *s, size_t p, MarshalBytes *cls, size_t *next)
+{
+	const MarshalDoc *doc = s->doc;
+	int64_t		x;
+
+	if (!small_byte(s, MT_USERDEF) || !small_symbol(s, p, cls, &p) ||
+		!marshal_decode_long(doc->buf, doc->len, &p, &x) || x < 0 ||
+		(uint64_t) x > doc->len - p || !small_bytes(s, doc->buf + p, (size_t) x))
+		return false;
+	*next = p + (size_t) x;
+	return true;
+}
+
+/*
+ * A u with ivars (a Time's zone, offset, nano_num...) as re_value writes
+ * one: its ivars in their order (no encoding or flag among them), its slot
+ * after them, as MRI numbers it.  A Time's zone String is a shared frozen
+ * String to the re-encoder: one written in place at most, so that none
+ * would have linked to another of its text.
+ */
+static bool
+small_userdef_ivars(Small *s, size_t pos, size_t *next)
+{
+	const MarshalDoc *doc = s->doc;
+	const uint8_t *b = doc->buf;
+	size_t		p;
+	MarshalBytes cls;
+	MarshalBytes name;
+	int64_t		count;
+	bool		time;
+
+	if (!small_byte(s, MT_IVAR) || !small_userdef_data(s, pos + 2, &cls, &p))
+		return false;
+	if (!marshal_decode_long(b, doc->len, &p, &count) || count <= 0 ||
+		count > SMALL_SYMBOLS || !small_long(s, count))
+		return false;
+	time = marshal_bytes_eq(cls, "Time");
+	for (int64_t i = 0; i < count; i++)
+	{
+		if (!small_symbol(s, p, &name, &p) ||
+			(name.len == 1 && (name.ptr[0] == 'E' || name.ptr[0] == 'K')) ||
+			marshal_bytes_eq(name, "encoding"))
+			return false;
+		if (time && marshal_bytes_eq(name, "zone") && p < doc->len &&
+			(b[p] == MT_STRING || b[p] == MT_IVAR) && s->zones++ > 0)
+			return false;
+		if (!small_value(s, p, &p))
+			return false;
+	}
+	*next = p;
+	return small_object(s, pos);
+}
+
 static bool
 small_value(Small *s, size_t pos, size_t *next)
 {
@@ -1348,7 +1406,9 @@ small_value(Small *s, size_t pos, size_t *next)
 				small_bytes(s, b + p, (size_t) x);
 			break;
 		case MT_IVAR:
-			ok = p < doc->len && b[p] == MT_STRING && small_string_ivar(s, pos, next);
+			ok = p < doc->len &&
+				(b[p] == MT_STRING ? small_string_ivar(s, pos, next) :
+				 b[p] == MT_USERDEF && small_userdef_ivars(s, pos, next));
 			break;
 		case MT_FLOAT:
 			{
@@ -1372,12 +1432,7 @@ small_value(Small *s, size_t pos, size_t *next)
 			break;
 		case MT_USERDEF:
 			/* a bare u: its slot after its bytes (no ivars to come first) */
-			if (!small_byte(s, MT_USERDEF) || !small_symbol(s, p, &name, &p) ||
-				!marshal_decode_long(b, doc->len, &p, &x) || x < 0 ||
-				(uint64_t) x > doc->len - p)
-				break;
-			*next = p + (size_t) x;
-			ok = small_bytes(s, b + p, (size_t) x) && small_object(s, pos);
+			ok = small_userdef_data(s, p, &name, next) && small_object(s, pos);
 			break;
 		default:
 			break;
