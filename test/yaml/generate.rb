@@ -60,6 +60,9 @@ end
 if ARGV[0] == "--oracle"
   # --- the oracle: a fresh process, forked per text -------------------------
   require "active_support/all"
+  # InheritableOptions has no autoload of its own (an app has it loaded:
+  # Rails' configuration is made of them); OrderedOptions' file defines it
+  require "active_support/ordered_options"
   # ActionController registers its Parameters' Hash tags (YAML.load_tags)
   require "action_controller"
   eval(USER_CLASSES) # rubocop:disable Security/Eval
@@ -549,7 +552,7 @@ FLOATS = ["--- [-.inf, -.inf, -.Inf, .inf, .Inf, +.inf, .INF, .nan, .NaN, .nan]\
           "- &a -.inf\n- *a\n- -.inf\n"].freeze
 FLOATS.each_with_index { |y, i| add("floats #{i}", y) }
 # ActiveSupport::OrderedOptions answers marshal_dump by method_missing (nil);
-# InheritableOptions too, but the oracle's process has not loaded its constant
+# InheritableOptions too (its cases after the integers, so none above moves)
 ORDERED = ["--- !ruby/object:ActiveSupport::OrderedOptions {}\n",
            "--- !ruby/object:ActiveSupport::OrderedOptions\na: 1\n",
            "--- !ruby/hash:ActiveSupport::OrderedOptions\na: 1\nb: [x]\n",
@@ -597,6 +600,14 @@ end
 # Integers of any length (Ruby 3.1 reads a million digits in about a second)
 add("integer 100001 digits", "--- #{"9" * 100_001}\n")
 add("integer 150000 digits", "- -#{"1234567890" * 15_000}\n- 1_#{"0" * 120_000}\n- 0x#{"f" * 100_001}\n")
+# ActiveSupport::InheritableOptions, as OrderedOptions above (the oracle
+# requires active_support/ordered_options: the constant has no autoload)
+ORDERED.map { |y| y.gsub("OrderedOptions", "InheritableOptions") }.each_with_index do |y, i|
+  add("inheritable options #{i}", y)
+  add("inheritable options #{i} safe", y, "safe:ActiveSupport::InheritableOptions,MyHash")
+  add("inheritable options #{i} safe, no class", y, "safe:Symbol")
+  add("inheritable options #{i} safe, ordered only", y, "safe:ActiveSupport::OrderedOptions,MyHash")
+end
 
 require "tempfile"
 texts = Tempfile.new("yaml-texts")
