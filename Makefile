@@ -9,7 +9,7 @@ CODEC_SRC = src/marshal_reader.c src/marshal_cursor.c src/marshal_hex_base64.c s
 CODEC_OBJS = $(CODEC_SRC:.c=.o)
 SHLIB_LINK = -lz -lyaml
 # the YAML reader (PostgreSQL-free, like the codec; needs libyaml)
-YAML_SRC = src/yaml_reader.c src/yaml_fast.c src/yaml_scalar.c src/yaml_ruby.c src/yaml_values.c src/yaml_hash.c src/yaml_dump.c
+YAML_SRC = src/yaml_reader.c src/yaml_fast.c src/yaml_scalar.c src/yaml_ruby.c src/yaml_values.c src/yaml_hash.c src/yaml_dump.c src/yaml_bignum.c
 OBJS = $(CODEC_OBJS) $(YAML_SRC:.c=.o) src/rbmarshal.o src/rbmarshal_io.o src/rbmarshal_to_jsonb.o src/rbmarshal_jsonb_binary.o src/rbmarshal_from_jsonb.o src/rbmarshal_transcode.o src/rbmarshal_nav.o src/rbmarshal_view_text.o src/rbmarshal_cast.o src/rbmarshal_subs.o src/rbmarshal_build.o src/rbmarshal_rails_cache.o src/rbmarshal_yaml.o src/rbmarshal_zones.o src/rbmarshal_edit.o src/rbmarshal_from_yaml.o
 
 # the last release: its install script is committed (frozen) and the upgrade

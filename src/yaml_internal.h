@@ -254,6 +254,9 @@ extern RVal *yr_float(YState *st, double d);
 extern RVal *yr_bigdecimal(YState *st, const YNode *n, const char *s,
 						  size_t len);
 extern RVal *yr_rational(YState *st, const YNode *n, RVal *num, RVal *den);
+extern RVal *yr_int_from_digits(YState *st, bool neg, const char *digits, size_t n, int base);
+/* in yaml_bignum.c */
+extern void yr_rational_bignums(YState *st, const YNode *n, RVal *num, RVal *den, RVal *arr);
 extern bool yr_ruby_float(const char *s, size_t len, double *out);
 extern const char *yr_encoding_name(const char *name, size_t len,
 									size_t *outlen);

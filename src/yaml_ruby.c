@@ -220,29 +220,79 @@ range_scalar(YState *st, YNode *n)
 	}
 }
 
-/* Rational("3/4"), Rational("1.5"): Integer parts only here */
+/*
+ * Rational("3/4") of [+-]digits[/digits]: num and den.  Ruby's String
+ * conversion also reads "1.5", "1e3", "1_0" and spaces: refused here (a
+ * text of only digits, signs and slashes that is not of this form Ruby
+ * refuses too).
+ */
+static void
+rational_text(YState *st, YNode *n, const char *s, size_t len, RVal **num, RVal **den)
+{
+	size_t		i = len > 0 && (s[0] == '-' || s[0] == '+');
+	size_t		start = i;
+	size_t		slash = 0;
+	bool		ok;
+
+	while (i < len && s[i] >= '0' && s[i] <= '9')
+		i++;
+	ok = i > start;
+	if (ok && i < len && s[i] == '/')
+	{
+		slash = i++;
+		start = i;
+		while (i < len && s[i] >= '0' && s[i] <= '9')
+			i++;
+		ok = i > start;
+	}
+	if (!ok || i != len)
+	{
+		for (i = 0; i < len; i++)
+			if (!(s[i] == '/' || s[i] == '-' || s[i] == '+' || (s[i] >= '0' && s[i] <= '9')))
+				yr_fail_at(st, n, MARSHAL_ERR_UNREPRESENTABLE,
+						   "a !ruby/object:Rational other than num/den");
+		yr_fail_at(st, n, MARSHAL_ERR_UNREPRESENTABLE,
+				   "invalid value for convert(): \"%.*s\"", (int) (len < 60 ? len : 60), s);
+	}
+	*num = yr_int_from_text(st, s, slash ? slash : len);
+	if (slash)
+		*den = yr_int_from_text(st, s + slash + 1, len - slash - 1);
+	else
+	{
+		*den = yr_new(st, RV_INT);
+		(*den)->ival = 1;
+	}
+}
+
+/* Rational("3/4"), Rational("-7"): Integer parts only here */
 static RVal *
 rational_scalar(YState *st, YNode *n)
 {
-	const char *s = n->value;
-	const char *slash = memchr(s, '/', n->len);
 	RVal	   *num;
 	RVal	   *den;
 
 	yr_permit(st, n, "Rational");
-	num = yr_int_from_text(st, s, slash ? (size_t) (slash - s) : n->len);
-	if (slash)
-		den = yr_int_from_text(st, slash + 1, n->len - (slash + 1 - s));
-	else
-	{
-		den = yr_new(st, RV_INT);
-		den->ival = 1;
-	}
-	for (size_t i = 0; i < n->len; i++)
-		if (!(s[i] == '/' || s[i] == '-' || s[i] == '+' || (s[i] >= '0' && s[i] <= '9')))
-			yr_fail_at(st, n, MARSHAL_ERR_UNREPRESENTABLE,
-						 "a !ruby/object:Rational other than num/den");
+	rational_text(st, n, n->value, n->len, &num, &den);
 	return yr_rational(st, n, num, den);
+}
+
+/*
+ * A part of the mapping form Rational(h["numerator"], h["denominator"]): a
+ * String of an Integer's digits is that Integer (Rational() converts it);
+ * another value as it is (yr_rational takes Integers only)
+ */
+static RVal *
+rational_part(YState *st, YNode *n, RVal *v)
+{
+	RVal	   *num;
+	RVal	   *den;
+
+	if (v == NULL || v->kind != RV_STRING)
+		return v;
+	rational_text(st, n, v->str, v->len, &num, &den);
+	if (den->kind != RV_INT || den->ival != 1 || memchr(v->str, '/', v->len))
+		yr_fail_at(st, n, MARSHAL_ERR_UNREPRESENTABLE, "a Rational part \"a/b\"");
+	return num;
 }
 
 /* A number of Complex("a+bi"): an Integer or a Float */
@@ -1094,8 +1144,8 @@ map(YState *st, YNode *n)
 							   complex_part(st, n, yr_hash_get(h, "image")));
 			else
 			{
-				RVal	   *num = yr_hash_get(h, "numerator");
-				RVal	   *den = yr_hash_get(h, "denominator");
+				RVal	   *num = rational_part(st, n, yr_hash_get(h, "numerator"));
+				RVal	   *den = rational_part(st, n, yr_hash_get(h, "denominator"));
 
 				if (!num || !den)
 					yr_fail_at(st, n, MARSHAL_ERR_UNREPRESENTABLE,

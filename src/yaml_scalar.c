@@ -135,8 +135,8 @@ word_kind(const char *s, size_t len)
 /* --- integers ------------------------------------------------------------ */
 
 /* An Integer from digits (no sign, no separators) in base 2, 8, 10, 16. */
-static RVal *
-int_from_digits(YState *st, bool neg, const char *d, size_t n, int base)
+RVal *
+yr_int_from_digits(YState *st, bool neg, const char *d, size_t n, int base)
 {
 	RVal	   *v;
 	uint64_t	x = 0;
@@ -175,7 +175,7 @@ yr_int_from_text(YState *st, const char *s, size_t len)
 	bool		neg = len > 0 && s[0] == '-';
 	size_t		i = len > 0 && (s[0] == '-' || s[0] == '+');
 
-	return int_from_digits(st, neg, s + i, len - i, 10);
+	return yr_int_from_digits(st, neg, s + i, len - i, 10);
 }
 
 /*
@@ -209,7 +209,7 @@ parse_int(YState *st, const char *s, size_t len)
 		base = 8;
 		i++;
 	}
-	return int_from_digits(st, neg, clean + i, n - i, base);
+	return yr_int_from_digits(st, neg, clean + i, n - i, base);
 }
 
 /* The INTEGER expression of scalar_scanner.rb. */
@@ -573,7 +573,7 @@ sexagesimal(YState *st, const char *s, size_t len, bool isfloat)
 		r[k] = r[rn - 1 - k];
 		r[rn - 1 - k] = t;
 	}
-	return int_from_digits(st, neg && !(rn == 1 && r[0] == '0'), r, rn, 10);
+	return yr_int_from_digits(st, neg && !(rn == 1 && r[0] == '0'), r, rn, 10);
 }
 
 /* --- times and dates -------------------------------------------------------- */
@@ -1135,13 +1135,14 @@ bigint_divide(YState *st, const RVal *big, uint64_t m, bool neg, RVal **quotient
 		r %= m;
 	}
 	if (quotient)
-		*quotient = int_from_digits(st, neg, q, nq, (int) big->ival);
+		*quotient = yr_int_from_digits(st, neg, q, nq, (int) big->ival);
 	return (uint64_t) r;
 }
 
 /*
  * Rational(num, den) of a Bignum and a small Integer (YAML.dump of
- * Rational(10**20, 3)), reduced, the sign on num; two Bignums are refused.
+ * Rational(10**20, 3)), reduced, the sign on num (two Bignums:
+ * yr_rational_bignums).
  */
 static RVal *
 rational_of_bignum(YState *st, const YNode *n, RVal *num, RVal *den, RVal *arr)
@@ -1155,10 +1156,15 @@ rational_of_bignum(YState *st, const YNode *n, RVal *num, RVal *den, RVal *arr)
 	RVal	   *q;
 	RVal	   *a = yr_new(st, RV_INT);
 
-	if (num->kind == den->kind || (num->kind != RV_INT && num->kind != RV_BIGINT) ||
+	if ((num->kind != RV_INT && num->kind != RV_BIGINT) ||
 		(den->kind != RV_INT && den->kind != RV_BIGINT))
 		yr_fail_at(st, n, MARSHAL_ERR_UNREPRESENTABLE,
-					 "a Rational of other than an Integer and a small Integer");
+					 "a Rational of other than Integers");
+	if (num->kind == den->kind)
+	{
+		yr_rational_bignums(st, n, num, den, arr);
+		return arr;
+	}
 	if (m == 0 && !big_num)
 	{
 		/* Rational(0, big): 0/1 */

@@ -608,6 +608,31 @@ ORDERED.map { |y| y.gsub("OrderedOptions", "InheritableOptions") }.each_with_ind
   add("inheritable options #{i} safe, no class", y, "safe:Symbol")
   add("inheritable options #{i} safe, ordered only", y, "safe:ActiveSupport::OrderedOptions,MyHash")
 end
+# Rationals of two Bignums (Rational(n, d) reduces by the gcd, the sign on
+# the numerator), in each spelling Psych reads; and num/den texts Rational()
+# refuses
+RN = 1_208_925_819_614_629_174_706_177
+RD = 1_208_925_819_614_629_174_706_179
+[[RN, RD], [-RN * 6, RD * 4], [RN * 6, -RD * 4], [-RN * 10**30, -RD * 10**30], [RN * RD, RD],
+ [RD * 2**70, RN * 2**70], [7**300 * 11**200, 7**250 * 13**150], [-(3**2000) * 2**500, 3**1900 * 5**40]].each_with_index do |(n, d), i|
+  add("two bignums #{i}", "--- !ruby/object:Rational\ndenominator: #{d}\nnumerator: #{n}\n")
+  add("two bignums #{i} numerator first", "--- !ruby/object:Rational\nnumerator: #{n}\ndenominator: #{d}\n")
+  add("two bignums #{i} scalar", "--- !ruby/object:Rational #{n}/#{d}\n") if d.positive?
+  add("two bignums #{i} dump", YAML.dump(Rational(n, d)))
+  add("two bignums #{i} safe", YAML.dump([Rational(n, d)] * 2), "safe:Rational")
+end
+["--- !ruby/object:Rational\nnumerator: 0x#{(RN * 2**70).to_s(16)}\ndenominator: 0b#{(2**80 * 3).to_s(2)}\n",
+ "--- !ruby/object:Rational\nnumerator: 0#{(RN * 8**30).to_s(8)}\ndenominator: -0x#{(RD * 16**20).to_s(16)}\n",
+ "--- !ruby/object:Rational\nnumerator: 0\ndenominator: #{RD}\n",
+ "--- !ruby/object:Rational\nnumerator: #{RN}\ndenominator: 0\n",
+ "--- !ruby/object:Rational\nnumerator: \"#{RN}\"\ndenominator: #{RD}\n",
+ "--- !ruby/object:Rational\nnumerator: #{RN}\n",
+ "- !ruby/object:Rational #{RN}/-#{RD}\n- !ruby/object:Rational 3/-4\n",
+ "--- !ruby/object:Rational 3/+4\n", "--- !ruby/object:Rational --3/4\n", "--- !ruby/object:Rational 3/4/5\n",
+ "--- !ruby/object:Rational 3/\n", "--- !ruby/object:Rational /4\n", "--- !ruby/object:Rational +3/4\n",
+ "--- !ruby/object:Rational -0/#{RD}\n", "--- !ruby/object:Rational #{RN}/0\n"].each_with_index do |y, i|
+  add("two bignums text #{i}", y)
+end
 
 require "tempfile"
 texts = Tempfile.new("yaml-texts")
