@@ -92,6 +92,11 @@ SELECT rbmarshal_from_yaml(E'- 0x_\n');
 SELECT encode(rbmarshal_from_yaml(E'--- !ruby/object:OpenStruct\na: 1\n', '{OpenStruct}')::bytea, 'hex') AS ostruct;
 -- Integers of any length: 200,000 digits
 SELECT length(rbmarshal_from_yaml('--- ' || repeat('7', 200000))::bytea) AS bignum_bytes;
+-- ... but a JSON number holds 131,072 digits (jsonb's numeric): a longer one
+-- is 54000 at once, a Marshal'd Bignum alike
+SELECT rbmarshal_from_yaml('--- ' || repeat('7', 131072))::jsonb::text = repeat('7', 131072) AS longest_number;
+SELECT rbmarshal_from_yaml('--- -' || repeat('7', 300000))::jsonb;
+SELECT rbmarshal_from_yaml('--- 0x' || repeat('f', 200000))::bytea::rbmarshal::json;
 -- NULL in, NULL out
 SELECT rbmarshal_from_yaml(NULL) IS NULL AS null_in, rbmarshal_from_yaml(NULL, '{}') IS NULL AS null_safe;
 

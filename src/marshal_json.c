@@ -203,19 +203,41 @@ jw_emit_text(Walk *w, size_t pos, const uint8_t *s, size_t len,
 	}
 }
 
-/* Decimal digits of a bignum (scratch from the hooks; free *out). */
+/*
+ * Decimal digits of a bignum (scratch from the hooks; free *out).  A JSON
+ * number has at most MARSHAL_JSON_MAX_DIGITS digits (jsonb's numeric holds
+ * no more): a Bignum surely longer is refused before its quadratic
+ * conversion, one found longer after it.
+ */
 static MarshalStatus
 bignum_text(Walk *w, size_t pos, const MarshalNode *n, char **out, size_t *outlen)
 {
 	size_t		size = n->data.len * 3 + 3;
-	uint32_t   *limbs = marshal_alloc(w->hooks, (n->data.len + 3) / 4 * sizeof(uint32_t) + 4);
-	char	   *digits = marshal_alloc(w->hooks, size);
+	size_t		len = n->data.len;
+	uint32_t   *limbs;
+	char	   *digits;
+	uint64_t	bits;
 
+	while (len > 0 && n->data.ptr[len - 1] == 0)
+		len--;
+	bits = len ? 8 * (uint64_t) (len - 1) + (uint64_t) (32 - __builtin_clz(n->data.ptr[len - 1])) : 0;
+	/* at least floor((bits - 1) log10 2) + 1 digits; log10 2 > 0.30102 */
+	if (bits > 1 && (bits - 1) * 30102 / 100000 + 1 > MARSHAL_JSON_MAX_DIGITS)
+		return jw_fail(w, MARSHAL_ERR_LIMIT, pos, "an Integer of more than %d digits (a JSON number's limit)",
+					   MARSHAL_JSON_MAX_DIGITS);
+	limbs = marshal_alloc(w->hooks, (n->data.len + 3) / 4 * sizeof(uint32_t) + 4);
+	digits = marshal_alloc(w->hooks, size);
 	if (limbs == NULL || digits == NULL)
 		return jw_fail(w, MARSHAL_ERR_NOMEM, pos, "out of memory");
 	marshal_bignum_decimal(n->data.ptr, n->data.len, n->negative, digits, size,
 						   outlen, limbs);
 	marshal_free(w->hooks, limbs);
+	if (*outlen - (n->negative ? 1 : 0) > MARSHAL_JSON_MAX_DIGITS)
+	{
+		marshal_free(w->hooks, digits);
+		return jw_fail(w, MARSHAL_ERR_LIMIT, pos, "an Integer of more than %d digits (a JSON number's limit)",
+					   MARSHAL_JSON_MAX_DIGITS);
+	}
 	*out = digits;
 	return MARSHAL_OK;
 }

@@ -341,6 +341,13 @@ extern MarshalStatus marshal_record_cast_element(const MarshalDoc *doc,
  */
 #define MARSHAL_DEFAULT_COST(len) (1000000 + 16 * (uint64_t) (len))
 
+/*
+ * Digits of the longest Integer a JSON view writes (jsonb's numeric holds
+ * 131072 before the point): a longer one is MARSHAL_ERR_LIMIT, found before
+ * the quadratic conversion to decimal.
+ */
+#define MARSHAL_JSON_MAX_DIGITS 131072
+
 extern MarshalStatus marshal_to_json(const MarshalDoc *doc,
 									 const MarshalJsonSink *sink,
 									 const MarshalJsonOptions *opts,
