@@ -113,6 +113,13 @@ CREATE TABLE yaml_laughs AS SELECT 'a: &a ["lol","lol","lol","lol","lol","lol","
 SELECT length(rbmarshal_from_yaml(y)::bytea) < 1000 AS small FROM yaml_laughs;
 -- ... and their jsonb view stops at the expansion cap
 SELECT rbmarshal_from_yaml(y)::jsonb FROM yaml_laughs;
+-- nested merge keys over aliases: the merged pairs count against the
+-- reader's budget, the values they share are links; the jsonb view stops at
+-- its budget (100,000 + 16 per byte: about 15 MB of the builder's memory)
+CREATE TABLE yaml_merges AS SELECT 'a0: &a0 {k: v, l: w}' || string_agg(
+	format(E'\na%s: &a%s {<<: *a%s, m%s: *a%s}', i, i, i - 1, i, i - 1), '') AS y FROM generate_series(1, 24) i;
+SELECT length(y) AS yaml_bytes, length(rbmarshal_from_yaml(y)::bytea) AS marshal_bytes FROM yaml_merges;
+SELECT rbmarshal_from_yaml(y)::jsonb FROM yaml_merges;
 -- where Ruby copies (HashWithIndifferentAccess converts nested hashes), the
 -- reader's own budget stops the copying
 SELECT rbmarshal_from_yaml(E'--- !ruby/hash:ActiveSupport::HashWithIndifferentAccess\n' ||

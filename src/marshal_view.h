@@ -339,7 +339,7 @@ extern MarshalStatus marshal_record_cast_element(const MarshalDoc *doc,
  * emitted, so an input of len bytes never needs more than its own size;
  * shared references may expand up to this many before it is refused.
  */
-#define MARSHAL_DEFAULT_COST(len) (1000000 + 16 * (uint64_t) (len))
+#define MARSHAL_DEFAULT_COST(len) (100000 + 16 * (uint64_t) (len))
 
 /*
  * Digits of the longest Integer a JSON view writes (jsonb's numeric holds
