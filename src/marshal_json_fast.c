@@ -118,8 +118,12 @@ static bool fast_value(Fast *f, size_t *pos, bool charge);
 static inline void
 put_sep(Fast *f)
 {
-	if (!f->sink)
-		jbuf_put(f->out, ", ", f->pg ? 2 : 1);
+	if (f->sink)
+		return;
+	if (f->pg)
+		jbuf_put(f->out, ", ", 2);
+	else
+		jbuf_putc(f->out, ',');
 }
 
 /* A container's bracket: text, or the sink's begin and end. */
@@ -259,7 +263,31 @@ canonical_long(const uint8_t *b, size_t start, size_t end, int64_t x)
 		memcmp(buf, b + start, end - start) == 0;
 }
 
-static bool read_symbol(Fast *f, size_t *pos, const FastSym **out);
+static bool read_symbol_any(Fast *f, size_t *pos, const FastSym **out);
+
+/*
+ * A symbol (":", ";n" or "I:" with E), numbered as it is defined; a link
+ * of one byte (to one of the first 123 symbols) read here.
+ */
+static inline bool
+read_symbol(Fast *f, size_t *pos, const FastSym **out)
+{
+	size_t		p = *pos;
+
+	if (p + 1 < f->len && f->b[p] == MT_SYMLINK)
+	{
+		int			c = (int8_t) f->b[p + 1];
+		int			k = c == 0 ? 0 : c - 5;
+
+		if ((c == 0 || c > 4) && (uint32_t) k < f->nsym)
+		{
+			*out = &f->sym[k];
+			*pos = p + 2;
+			return true;
+		}
+	}
+	return read_symbol_any(f, pos, out);
+}
 
 /*
  * The ivar block of an I-wrapped String or Symbol that has only E: its
@@ -299,9 +327,9 @@ read_e_ivar(Fast *f, size_t *pos, uint8_t *enc, bool *plain)
 	return true;
 }
 
-/* A symbol (":", ";n" or "I:" with E), numbered as it is defined. */
+/* Any symbol, as read_symbol reads it. */
 static bool
-read_symbol(Fast *f, size_t *pos, const FastSym **out)
+read_symbol_any(Fast *f, size_t *pos, const FastSym **out)
 {
 	const uint8_t *b = f->b;
 	bool		ivars = false;
@@ -374,25 +402,88 @@ read_symbol(Fast *f, size_t *pos, const FastSym **out)
 	return true;
 }
 
+/*
+ * s (n bytes of the stream) quoted, 8 bytes at a time, when none of them
+ * needs a look (an escape, UTF-8 to check): true, or false with nothing
+ * written.  Words are read within the stream (the last one may end at s + n
+ * and be shifted) and written whole into room reserved past the text.
+ */
+static inline bool
+quote_plain(Fast *f, const uint8_t *s, size_t n)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	JsonBuf    *t = f->out;
+	const uint8_t *end = f->b + f->len;
+	const uint64_t fill = 0x6161616161616161ULL;	/* "aaaaaaaa" */
+	size_t		i = 0;
+	uint64_t	x;
+	char	   *o;
+
+	if (!jbuf_reserve(t, n + 2 + 8))
+		return true;			/* out of memory: t->failed says it */
+	o = t->buf + t->len + 1;
+	for (; i + 8 <= n; i += 8)
+	{
+		memcpy(&x, s + i, 8);
+		if (needs_look8(x))
+			return false;
+		memcpy(o + i, &x, 8);
+	}
+	if (i < n)
+	{
+		unsigned	k = (unsigned) (n - i);	/* 1 to 7 bytes left */
+		uint64_t	keep = ~(uint64_t) 0 >> (64 - 8 * k);
+
+		if ((size_t) (end - (s + i)) >= 8)
+			memcpy(&x, s + i, 8);
+		else if ((size_t) (s + n - f->b) >= 8)
+		{
+			memcpy(&x, s + n - 8, 8);
+			x >>= 8 * (8 - k);
+		}
+		else
+			return false;
+		x = (x & keep) | (fill & ~keep);
+		if (needs_look8(x))
+			return false;
+		memcpy(o + i, &x, 8);
+	}
+	o[-1] = '"';
+	o[n] = '"';
+	t->len += n + 2;
+	return true;
+#else
+	(void) f;
+	(void) s;
+	(void) n;
+	return false;
+#endif
+}
+
+/* put_text's for a sink */
+static bool
+put_text_sink(Fast *f, const uint8_t *s, size_t n, bool key)
+{
+	/* in the stream: stable for as long as the conversion */
+	if (!marshal_utf8_valid(s, n, false) || !charge(f, n))
+		return false;
+	if (key)
+		f->sink->key(f->sink->ctx, (const char *) s, n, true);
+	else
+		f->sink->string(f->sink->ctx, (const char *) s, n, true);
+	return true;
+}
+
 /* Text of a String or Symbol: valid UTF-8 as it is, else the walk's. */
 static inline bool
 put_text(Fast *f, const uint8_t *s, size_t n, bool key)
 {
 	if (f->sink)
-	{
-		/* in the stream: stable for as long as the conversion */
-		if (!marshal_utf8_valid(s, n, false) || !charge(f, n))
-			return false;
-		if (key)
-			f->sink->key(f->sink->ctx, (const char *) s, n, true);
-		else
-			f->sink->string(f->sink->ctx, (const char *) s, n, true);
-		return true;
-	}
+		return put_text_sink(f, s, n, key);
 	/* jsonb refuses longer strings: the walk's error */
 	if (f->pg && n > 0x0FFFFFFF)
 		return false;
-	return charge(f, n) && jbuf_quoted(f->out, s, n, true, f->pg);
+	return charge(f, n) && (quote_plain(f, s, n) || jbuf_quoted(f->out, s, n, true, f->pg));
 }
 
 /*
@@ -462,8 +553,12 @@ fast_key(Fast *f, size_t *pos, const uint8_t **key, size_t *keylen, bool *sortab
 	}
 	if (!put_text(f, s, n, true))
 		return false;
-	if (!f->sink)
-		jbuf_put(f->out, ": ", f->pg ? 2 : 1);
+	if (f->sink)
+		;
+	else if (f->pg)
+		jbuf_put(f->out, ": ", 2);
+	else
+		jbuf_putc(f->out, ':');
 	*key = s;
 	*keylen = n;
 	return true;

@@ -44,31 +44,40 @@ jbuf_grow(JsonBuf *t, size_t n)
 void
 jbuf_integer(JsonBuf *t, int64_t v)
 {
-	char		buf[24];
-	char	   *p = buf + sizeof(buf);
+	static const char pairs[] =
+		"00010203040506070809101112131415161718192021222324"
+		"25262728293031323334353637383940414243444546474849"
+		"50515253545556575859606162636465666768697071727374"
+		"75767778798081828384858687888990919293949596979899";
 	uint64_t	u = v < 0 ? -(uint64_t) v : (uint64_t) v;
+	uint64_t	w = u;
+	size_t		nd = 1;
+	char	   *o;
 
-	do
+	/* written in place: the sign, up to 20 digits */
+	if (!jbuf_reserve(t, 21))
+		return;
+	while (w >= 100)
 	{
-		*--p = (char) ('0' + u % 10);
-		u /= 10;
-	} while (u);
+		w /= 100;
+		nd += 2;
+	}
+	nd += w >= 10;
+	o = t->buf + t->len;
 	if (v < 0)
-		*--p = '-';
-	jbuf_put(t, p, (size_t) (buf + sizeof(buf) - p));
-}
-
-/* Whether any of the 8 bytes in x needs a look: < 0x20, '"', '\\' or >= 0x80. */
-static inline bool
-needs_look8(uint64_t x)
-{
-	const uint64_t ones = 0x0101010101010101ULL;
-	const uint64_t high = 0x8080808080808080ULL;
-	uint64_t	q = x ^ (ones * '"');
-	uint64_t	b = x ^ (ones * '\\');
-
-	/* exact for the word as a whole */
-	return (x | (x - ones * 0x20) | ((q - ones) & ~q) | ((b - ones) & ~b)) & high;
+		*o++ = '-';
+	t->len = (size_t) (o - t->buf) + nd;
+	o += nd;
+	while (u >= 100)
+	{
+		o -= 2;
+		memcpy(o, pairs + 2 * (u % 100), 2);
+		u /= 100;
+	}
+	if (u >= 10)
+		memcpy(o - 2, pairs + 2 * u, 2);
+	else
+		o[-1] = (char) ('0' + u);
 }
 
 bool

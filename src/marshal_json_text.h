@@ -45,6 +45,19 @@ jbuf_putc(JsonBuf *t, char c)
 	t->buf[t->len++] = c;
 }
 
+/* Whether any of the 8 bytes in x needs a look: < 0x20, '"', '\\' or >= 0x80. */
+static inline bool
+needs_look8(uint64_t x)
+{
+	const uint64_t ones = 0x0101010101010101ULL;
+	const uint64_t high = 0x8080808080808080ULL;
+	uint64_t	q = x ^ (ones * '"');
+	uint64_t	b = x ^ (ones * '\\');
+
+	/* exact for the word as a whole */
+	return (x | (x - ones * 0x20) | ((q - ones) & ~q) | ((b - ones) & ~b)) & high;
+}
+
 /* An Integer's digits. */
 extern void jbuf_integer(JsonBuf *t, int64_t v);
 
