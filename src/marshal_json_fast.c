@@ -52,6 +52,7 @@ typedef struct FastSym
 	uint32_t	len;
 	uint8_t		enc;			/* SYM_* */
 	bool		ivars;			/* defined with an I wrapper */
+	bool		plain;			/* quoted as it is once: so again, unchecked */
 } FastSym;
 
 /* A Hash pair's text, for putting the pairs in jsonb's order */
@@ -90,8 +91,8 @@ typedef struct Fast
 	FastSym		replayed;		/* a symbol defined again while replaying */
 	bool		has_e;			/* :E (no ivars) is defined, a link to it is: */
 	uint8_t		e_link;			/* ... its number as one byte, 0 or 6 to 127 */
-	uint32_t	obj_inline[64];
-	FastSym		sym_inline[32];
+	uint32_t	obj_inline[256];
+	FastSym		sym_inline[128];
 	FastPair	pairs_inline[32];
 	char		tmp_inline[1024];
 	bool		pg;				/* jsonb's text (marshal_to_jsonb_text) */
@@ -108,6 +109,13 @@ typedef struct Fast
  * _dump's: a value among this many open containers is within its limit.
  */
 #define VALID_MARGIN 6
+
+/* For the few helpers of every value that the compiler would keep apart */
+#ifdef __GNUC__
+#define ALWAYS_INLINE inline __attribute__((always_inline))
+#else
+#define ALWAYS_INLINE inline
+#endif
 
 /* Hashes up to this size have their keys in jsonb's order (marshal_json.c) */
 #define PRESORT_MAX 256
@@ -263,14 +271,14 @@ canonical_long(const uint8_t *b, size_t start, size_t end, int64_t x)
 		memcmp(buf, b + start, end - start) == 0;
 }
 
-static bool read_symbol_any(Fast *f, size_t *pos, const FastSym **out);
+static bool read_symbol_any(Fast *f, size_t *pos, FastSym **out);
 
 /*
  * A symbol (":", ";n" or "I:" with E), numbered as it is defined; a link
  * of one byte (to one of the first 123 symbols) read here.
  */
 static inline bool
-read_symbol(Fast *f, size_t *pos, const FastSym **out)
+read_symbol(Fast *f, size_t *pos, FastSym **out)
 {
 	size_t		p = *pos;
 
@@ -289,26 +297,12 @@ read_symbol(Fast *f, size_t *pos, const FastSym **out)
 	return read_symbol_any(f, pos, out);
 }
 
-/*
- * The ivar block of an I-wrapped String or Symbol that has only E: its
- * encoding.  *plain: written as the leaf reader knows it (count 06, E as
- * :E or a link to a plain E), which decides whether a key is sorted.
- */
+/* read_e_ivar's for any other block */
 static bool
-read_e_ivar(Fast *f, size_t *pos, uint8_t *enc, bool *plain)
+read_e_ivar_any(Fast *f, size_t *pos, uint8_t *enc, bool *plain)
 {
-	const FastSym *name;
-	const uint8_t *b = f->b + *pos;
+	FastSym    *name;
 
-	/* the usual "06 ;<E> T|F", in one step */
-	if (f->has_e && *pos + 3 < f->len && b[0] == 0x06 && b[1] == MT_SYMLINK &&
-		b[2] == f->e_link && (b[3] == MT_TRUE || b[3] == MT_FALSE))
-	{
-		*enc = b[3] == MT_TRUE ? SYM_UTF8 : SYM_ASCII;
-		*plain = true;
-		*pos += 4;
-		return true;
-	}
 	if (*pos + 2 >= f->len || f->b[*pos] != 0x06)
 		return false;			/* any other count: the walk's */
 	(*pos)++;
@@ -327,9 +321,31 @@ read_e_ivar(Fast *f, size_t *pos, uint8_t *enc, bool *plain)
 	return true;
 }
 
+/*
+ * The ivar block of an I-wrapped String or Symbol that has only E: its
+ * encoding.  *plain: written as the leaf reader knows it (count 06, E as
+ * :E or a link to a plain E), which decides whether a key is sorted.
+ */
+static ALWAYS_INLINE bool
+read_e_ivar(Fast *f, size_t *pos, uint8_t *enc, bool *plain)
+{
+	const uint8_t *b = f->b + *pos;
+
+	/* the usual "06 ;<E> T|F", in one step */
+	if (f->has_e && *pos + 3 < f->len && b[0] == 0x06 && b[1] == MT_SYMLINK &&
+		b[2] == f->e_link && (b[3] == MT_TRUE || b[3] == MT_FALSE))
+	{
+		*enc = b[3] == MT_TRUE ? SYM_UTF8 : SYM_ASCII;
+		*plain = true;
+		*pos += 4;
+		return true;
+	}
+	return read_e_ivar_any(f, pos, enc, plain);
+}
+
 /* Any symbol, as read_symbol reads it. */
 static bool
-read_symbol_any(Fast *f, size_t *pos, const FastSym **out)
+read_symbol_any(Fast *f, size_t *pos, FastSym **out)
 {
 	const uint8_t *b = f->b;
 	bool		ivars = false;
@@ -368,6 +384,7 @@ read_symbol_any(Fast *f, size_t *pos, const FastSym **out)
 		f->sym[idx].len = (uint32_t) n;
 		f->sym[idx].enc = SYM_BINARY;
 		f->sym[idx].ivars = ivars;
+		f->sym[idx].plain = false;
 		/* :E, for read_e_ivar's one step (a number that is one byte long) */
 		if (!ivars && !f->has_e && n == 1 && s[0] == 'E' && idx <= 122)
 		{
@@ -395,6 +412,7 @@ read_symbol_any(Fast *f, size_t *pos, const FastSym **out)
 		f->replayed.len = (uint32_t) n;
 		f->replayed.enc = SYM_BINARY;
 		f->replayed.ivars = ivars;
+		f->replayed.plain = false;
 		*out = &f->replayed;
 		return true;
 	}
@@ -408,8 +426,8 @@ read_symbol_any(Fast *f, size_t *pos, const FastSym **out)
  * written.  Words are read within the stream (the last one may end at s + n
  * and be shifted) and written whole into room reserved past the text.
  */
-static inline bool
-quote_plain(Fast *f, const uint8_t *s, size_t n)
+static ALWAYS_INLINE bool
+quote_plain(Fast *f, const uint8_t *s, size_t n, bool check)
 {
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 	JsonBuf    *t = f->out;
@@ -425,7 +443,7 @@ quote_plain(Fast *f, const uint8_t *s, size_t n)
 	for (; i + 8 <= n; i += 8)
 	{
 		memcpy(&x, s + i, 8);
-		if (needs_look8(x))
+		if (check && needs_look8(x))
 			return false;
 		memcpy(o + i, &x, 8);
 	}
@@ -444,7 +462,7 @@ quote_plain(Fast *f, const uint8_t *s, size_t n)
 		else
 			return false;
 		x = (x & keep) | (fill & ~keep);
-		if (needs_look8(x))
+		if (check && needs_look8(x))
 			return false;
 		memcpy(o + i, &x, 8);
 	}
@@ -456,6 +474,7 @@ quote_plain(Fast *f, const uint8_t *s, size_t n)
 	(void) f;
 	(void) s;
 	(void) n;
+	(void) check;
 	return false;
 #endif
 }
@@ -475,7 +494,7 @@ put_text_sink(Fast *f, const uint8_t *s, size_t n, bool key)
 }
 
 /* Text of a String or Symbol: valid UTF-8 as it is, else the walk's. */
-static inline bool
+static ALWAYS_INLINE bool
 put_text(Fast *f, const uint8_t *s, size_t n, bool key)
 {
 	if (f->sink)
@@ -483,14 +502,35 @@ put_text(Fast *f, const uint8_t *s, size_t n, bool key)
 	/* jsonb refuses longer strings: the walk's error */
 	if (f->pg && n > 0x0FFFFFFF)
 		return false;
-	return charge(f, n) && (quote_plain(f, s, n) || jbuf_quoted(f->out, s, n, true, f->pg));
+	return charge(f, n) && (quote_plain(f, s, n, true) || jbuf_quoted(f->out, s, n, true, f->pg));
+}
+
+/* A Symbol's text, as put_text writes it: unchecked once it was plain */
+static ALWAYS_INLINE bool
+put_sym_text(Fast *f, FastSym *sym, bool key)
+{
+	const uint8_t *s = f->b + sym->pos;
+	size_t		n = sym->len;
+
+	if (f->sink)
+		return put_text_sink(f, s, n, key);
+	if (f->pg && n > 0x0FFFFFFF)
+		return false;
+	if (!charge(f, n))
+		return false;
+	if (quote_plain(f, s, n, !sym->plain))
+	{
+		sym->plain = true;
+		return true;
+	}
+	return jbuf_quoted(f->out, s, n, true, f->pg);
 }
 
 /*
  * A String at *pos ('"' or 'I"' with E), numbered.  *sortable false for
  * bytes the leaf reader does not take (it decides key order).
  */
-static bool
+static ALWAYS_INLINE bool
 read_string(Fast *f, size_t *pos, const uint8_t **s, size_t *n, bool *sortable)
 {
 	size_t		at = *pos;
@@ -538,21 +578,21 @@ fast_key(Fast *f, size_t *pos, const uint8_t **key, size_t *keylen, bool *sortab
 			return false;
 		if (!leaf)
 			*sortable = false;
+		if (!put_text(f, s, n, true))
+			return false;
 	}
 	else
 	{
-		const FastSym *sym;
+		FastSym    *sym;
 
 		/* the walk sorts keys written ":" or ";", not "I:" */
 		if (b[*pos] == MT_IVAR)
 			*sortable = false;
-		if (!read_symbol(f, pos, &sym))
+		if (!read_symbol(f, pos, &sym) || !put_sym_text(f, sym, true))
 			return false;
 		s = b + sym->pos;
 		n = sym->len;
 	}
-	if (!put_text(f, s, n, true))
-		return false;
 	if (f->sink)
 		;
 	else if (f->pg)
@@ -562,6 +602,28 @@ fast_key(Fast *f, size_t *pos, const uint8_t **key, size_t *keylen, bool *sortab
 	*key = s;
 	*keylen = n;
 	return true;
+}
+
+/* memcmp's sign for keys of n bytes, most of them short (no call) */
+static inline int
+key_bytes_cmp(const uint8_t *a, const uint8_t *b, size_t n)
+{
+	size_t		i = 0;
+
+	for (; i + 8 <= n; i += 8)
+	{
+		uint64_t	x;
+		uint64_t	y;
+
+		memcpy(&x, a + i, 8);
+		memcpy(&y, b + i, 8);
+		if (x != y)
+			break;
+	}
+	for (; i < n; i++)
+		if (a[i] != b[i])
+			return a[i] < b[i] ? -1 : 1;
+	return 0;
 }
 
 /* jsonb's key order (length, then bytes), then stream order */
@@ -574,7 +636,7 @@ pair_cmp(const void *x, const void *y)
 
 	if (a->keylen != b->keylen)
 		return a->keylen < b->keylen ? -1 : 1;
-	c = memcmp(a->key, b->key, a->keylen);
+	c = key_bytes_cmp(a->key, b->key, a->keylen);
 	if (c != 0)
 		return c;
 	return a->start < b->start ? -1 : a->start > b->start;
@@ -596,7 +658,7 @@ sort_pairs(Fast *f, FastPair *pairs, uint32_t count)
 	for (i = 1; i < count; i++)
 		if (pair_cmp(&pairs[i - 1], &pairs[i]) > 0 ||
 			(f->pg && pairs[i - 1].keylen == pairs[i].keylen &&
-			 memcmp(pairs[i - 1].key, pairs[i].key, pairs[i].keylen) == 0))
+			 key_bytes_cmp(pairs[i - 1].key, pairs[i].key, pairs[i].keylen) == 0))
 			break;
 	if (i == count)
 		return true;			/* in order already, and no key twice */
@@ -632,7 +694,7 @@ sort_pairs(Fast *f, FastPair *pairs, uint32_t count)
 		const FastPair *p = &pairs[i];
 
 		if (f->pg && i + 1 < count && p->keylen == pairs[i + 1].keylen &&
-			memcmp(p->key, pairs[i + 1].key, p->keylen) == 0)
+			key_bytes_cmp(p->key, pairs[i + 1].key, p->keylen) == 0)
 			continue;			/* a later equal key wins */
 		if (o > f->tmp)
 		{
@@ -853,6 +915,30 @@ slow:
 	return true;
 }
 
+/* v's decimal digits (at least width, zeros in front) ending at o; their start */
+static inline char *
+put_digits(char *o, uint64_t v, int width)
+{
+	char	   *end = o;
+
+	while (v >= 100)
+	{
+		o -= 2;
+		memcpy(o, jbuf_digit_pairs + 2 * (v % 100), 2);
+		v /= 100;
+	}
+	if (v >= 10)
+	{
+		o -= 2;
+		memcpy(o, jbuf_digit_pairs + 2 * v, 2);
+	}
+	else
+		*--o = (char) ('0' + v);
+	while (end - o < width)
+		*--o = '0';
+	return o;
+}
+
 /* An Integer of any size: 63 bits as an integer, else its decimal digits. */
 static OWN_FRAME bool
 fast_bignum(Fast *f, size_t *pos)
@@ -890,6 +976,33 @@ fast_bignum(Fast *f, size_t *pos)
 	}
 	if (!charge(f, len * 3) || len > 256)
 		return false;
+#ifdef __SIZEOF_INT128__
+	if (len <= 16)
+	{
+		/* m = hi * 10^19 + lo, each written as digits from the right */
+		const uint64_t e19 = 10000000000000000000u;
+		unsigned __int128 m = 0;
+		unsigned __int128 q;
+		char		digits[42];
+		char	   *o = digits + sizeof(digits);
+
+		for (size_t i = len; i-- > 0;)
+			m = m << 8 | mag[i];
+		q = m / e19;
+		if ((q >> 64) == 0)		/* else over 1.8 * 10^38: the limbs' way */
+		{
+			uint64_t	hi = (uint64_t) q;
+
+			o = put_digits(o, (uint64_t) (m - q * e19), hi ? 19 : 1);
+			if (hi)
+				o = put_digits(o, hi, 1);
+			if (negative && m != 0)
+				*--o = '-';
+			put_number(f, o, (size_t) (digits + sizeof(digits) - o));
+			return true;
+		}
+	}
+#endif
 	{
 		char		digits[256 * 3 + 3];
 		uint32_t	limbs[256 / 4 + 2];
@@ -910,7 +1023,7 @@ static OWN_FRAME bool
 fast_time(Fast *f, size_t *pos)
 {
 	size_t		at = *pos;
-	const FastSym *cls;
+	FastSym    *cls;
 	const uint8_t *data;
 	size_t		dlen;
 	int64_t		count;
@@ -928,7 +1041,7 @@ fast_time(Fast *f, size_t *pos)
 		return false;
 	for (int64_t i = 0; i < count; i++)
 	{
-		const FastSym *name;
+		FastSym    *name;
 		const uint8_t *nm;
 		int64_t		ival = 0;
 		bool		isint = false;
@@ -1028,9 +1141,9 @@ fast_string(Fast *f, size_t *pos)
 static bool
 fast_symbol(Fast *f, size_t *pos)
 {
-	const FastSym *sym;
+	FastSym    *sym;
 
-	return read_symbol(f, pos, &sym) && put_text(f, f->b + sym->pos, sym->len, false);
+	return read_symbol(f, pos, &sym) && put_sym_text(f, sym, false);
 }
 
 /* A container: its slot open while its entries are written. */

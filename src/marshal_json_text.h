@@ -58,6 +58,9 @@ needs_look8(uint64_t x)
 	return (x | (x - ones * 0x20) | ((q - ones) & ~q) | ((b - ones) & ~b)) & high;
 }
 
+/* "00" "01" ... "99": two decimal digits at a time */
+extern const char jbuf_digit_pairs[201];
+
 /* An Integer's digits. */
 extern void jbuf_integer(JsonBuf *t, int64_t v);
 
