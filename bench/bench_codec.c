@@ -15,6 +15,9 @@
  *				checks).  It is what any reader of this format must at least
  *				do, so validate/skipscan is the price of the checks and tables.
  *
+ * BENCH_JSON adds a fourth, tojson (marshal_to_json_text); BENCH_OPS (a
+ * list such as "tojson") runs only the operations it names.
+ *
  * Each operation is calibrated so that one pass (the operation repeated
  * `reps` times) takes at least TARGET_MS (20 ms), then runs WARMUP (3)
  * untimed passes (raising `reps` after them if even the fastest fell short
@@ -428,11 +431,16 @@ main(int argc, char **argv)
 			   idx.nsymbols);
 		marshal_index_free(&idx, NULL);
 
-		bench_op(label, name, OP_VALIDATE, buf, len, warmup, passes, target_ms);
-		bench_op(label, name, OP_INDEX, buf, len, warmup, passes, target_ms);
-		bench_op(label, name, OP_SKIPSCAN, buf, len, warmup, passes, target_ms);
-		if (getenv("BENCH_JSON"))
-			bench_op(label, name, OP_JSON, buf, len, warmup, passes, target_ms);
+		/* BENCH_OPS (say "tojson"): only the ops it names */
+		for (Op op = OP_VALIDATE; op <= OP_JSON; op++)
+		{
+			const char *only = getenv("BENCH_OPS");
+
+			if (only ? strstr(only, op_names[op]) == NULL :
+				op == OP_JSON && !getenv("BENCH_JSON"))
+				continue;
+			bench_op(label, name, op, buf, len, warmup, passes, target_ms);
+		}
 		free(buf);
 	}
 	return 0;

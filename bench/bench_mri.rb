@@ -154,7 +154,9 @@ ARGV.each do |path|
   printf("E\tmri\t%s\t%.2f\t%s\t%s\n", name, empty,
          as ? "activesupport #{ActiveSupport::VERSION::STRING}, #{json_op}" : "no activesupport",
          Marshal.singleton_class.ancestors.first.to_s)
-  bench(name, "load", :load, bytes, warmup, passes, target_ns)
-  bench(name, "dump", :dump, bytes, warmup, passes, target_ns)
-  bench(name, as ? "json(AS)" : "json", json_op, bytes, warmup, passes, target_ns)
+  # BENCH_OPS (say "json"): only the ops it names
+  only = ENV["BENCH_OPS"]
+  bench(name, "load", :load, bytes, warmup, passes, target_ns) if only.nil? || only.include?("load")
+  bench(name, "dump", :dump, bytes, warmup, passes, target_ns) if only.nil? || only.include?("dump")
+  bench(name, as ? "json(AS)" : "json", json_op, bytes, warmup, passes, target_ns) if only.nil? || only.include?("json")
 end
