@@ -61,7 +61,7 @@ for w in $WORKLOADS; do
 	echo "  library: $w" >&2
 	BENCH_OPS=tojson "${pin[@]}" "$OUT/bench_codec_goals" -w "$WARMUP" -p "$PASSES" \
 		-t "$TARGET_MS" codec "$OUT/$w.bin" >>"$raw"
-	BENCH_OPS=json "${pin[@]}" $RUBY bench/bench_mri.rb -w "$WARMUP" -p "$PASSES" \
+	BENCH_OPS=json "${pin[@]}" "$RUBY" bench/bench_mri.rb -w "$WARMUP" -p "$PASSES" \
 		-t "$TARGET_MS" "$OUT/$w.bin" >>"$raw"
 done
 
