@@ -175,6 +175,8 @@ put_integer(Fast *f, int64_t x)
 {
 	if (f->sink)
 		f->sink->integer(f->sink->ctx, x);
+	else if ((uint64_t) x < 10)
+		jbuf_putc(f->out, (char) ('0' + x));
 	else
 		jbuf_integer(f->out, x);
 }
@@ -273,11 +275,33 @@ canonical_long(const uint8_t *b, size_t start, size_t end, int64_t x)
 
 static bool read_symbol_any(Fast *f, size_t *pos, FastSym **out);
 
+/* The next symbol's entry (there is room, and this is no replay) */
+static ALWAYS_INLINE FastSym *
+new_symbol(Fast *f, uint32_t at, uint32_t n, bool ivars)
+{
+	uint32_t	idx = f->nsym++;
+	FastSym    *sym = &f->sym[idx];
+
+	sym->pos = at;
+	sym->len = n;
+	sym->enc = SYM_BINARY;
+	sym->ivars = ivars;
+	sym->plain = false;
+	/* :E, for read_e_ivar's one step (a number that is one byte long) */
+	if (!ivars && !f->has_e && n == 1 && f->b[at] == 'E' && idx <= 122)
+	{
+		f->has_e = true;
+		f->e_link = (uint8_t) (idx == 0 ? 0 : idx + 5);
+	}
+	return sym;
+}
+
 /*
  * A symbol (":", ";n" or "I:" with E), numbered as it is defined; a link
- * of one byte (to one of the first 123 symbols) read here.
+ * of one byte (to one of the first 123 symbols) and a plain definition of
+ * a one-byte length read here.
  */
-static inline bool
+static ALWAYS_INLINE bool
 read_symbol(Fast *f, size_t *pos, FastSym **out)
 {
 	size_t		p = *pos;
@@ -291,6 +315,18 @@ read_symbol(Fast *f, size_t *pos, FastSym **out)
 		{
 			*out = &f->sym[k];
 			*pos = p + 2;
+			return true;
+		}
+	}
+	/* a definition ":" of 1 to 122 bytes */
+	if (p + 1 < f->len && f->b[p] == MT_SYMBOL && !f->replay && f->nsym < f->symcap)
+	{
+		int			c = (int8_t) f->b[p + 1];
+
+		if (c > 5 && (size_t) (c - 5) <= f->len - (p + 2))
+		{
+			*out = new_symbol(f, (uint32_t) (p + 2), (uint32_t) (c - 5), false);
+			*pos = p + 2 + (size_t) (c - 5);
 			return true;
 		}
 	}
@@ -379,18 +415,8 @@ read_symbol_any(Fast *f, size_t *pos, FastSym **out)
 	{
 		if (f->nsym == f->symcap && !fast_grow(f, (void **) &f->sym, &f->symcap, sizeof(FastSym), f->sym_inline))
 			return false;
-		idx = f->nsym++;
-		f->sym[idx].pos = (uint32_t) (s - b);
-		f->sym[idx].len = (uint32_t) n;
-		f->sym[idx].enc = SYM_BINARY;
-		f->sym[idx].ivars = ivars;
-		f->sym[idx].plain = false;
-		/* :E, for read_e_ivar's one step (a number that is one byte long) */
-		if (!ivars && !f->has_e && n == 1 && s[0] == 'E' && idx <= 122)
-		{
-			f->has_e = true;
-			f->e_link = (uint8_t) (idx == 0 ? 0 : idx + 5);
-		}
+		idx = f->nsym;
+		new_symbol(f, (uint32_t) (s - b), (uint32_t) n, ivars);
 	}
 	if (ivars)
 	{

@@ -52,34 +52,30 @@ jbuf_integer(JsonBuf *t, int64_t v)
 {
 	const char *pairs = jbuf_digit_pairs;
 	uint64_t	u = v < 0 ? -(uint64_t) v : (uint64_t) v;
-	uint64_t	w = u;
-	size_t		nd = 1;
-	char	   *o;
+	char		buf[48];
+	char	   *end = buf + 24;
+	char	   *p = end;
 
-	/* written in place: the sign, up to 20 digits */
-	if (!jbuf_reserve(t, 21))
+	/* the sign and up to 20 digits, from the right, then 24 bytes copied */
+	if (!jbuf_reserve(t, 24))
 		return;
-	while (w >= 100)
-	{
-		w /= 100;
-		nd += 2;
-	}
-	nd += w >= 10;
-	o = t->buf + t->len;
-	if (v < 0)
-		*o++ = '-';
-	t->len = (size_t) (o - t->buf) + nd;
-	o += nd;
 	while (u >= 100)
 	{
-		o -= 2;
-		memcpy(o, pairs + 2 * (u % 100), 2);
+		p -= 2;
+		memcpy(p, pairs + 2 * (u % 100), 2);
 		u /= 100;
 	}
 	if (u >= 10)
-		memcpy(o - 2, pairs + 2 * u, 2);
+	{
+		p -= 2;
+		memcpy(p, pairs + 2 * u, 2);
+	}
 	else
-		o[-1] = (char) ('0' + u);
+		*--p = (char) ('0' + u);
+	if (v < 0)
+		*--p = '-';
+	memcpy(t->buf + t->len, p, 24);
+	t->len += (size_t) (end - p);
 }
 
 bool
