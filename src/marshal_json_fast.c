@@ -653,11 +653,9 @@ key_bytes_cmp(const uint8_t *a, const uint8_t *b, size_t n)
 }
 
 /* jsonb's key order (length, then bytes), then stream order */
-static int
-pair_cmp(const void *x, const void *y)
+static ALWAYS_INLINE int
+pair_order(const FastPair *a, const FastPair *b)
 {
-	const FastPair *a = x;
-	const FastPair *b = y;
 	int			c;
 
 	if (a->keylen != b->keylen)
@@ -666,6 +664,32 @@ pair_cmp(const void *x, const void *y)
 	if (c != 0)
 		return c;
 	return a->start < b->start ? -1 : a->start > b->start;
+}
+
+/* pair_order for qsort */
+static int
+pair_cmp(const void *x, const void *y)
+{
+	return pair_order(x, y);
+}
+
+/* memcpy of a pair's text, most of them short (no call) */
+static ALWAYS_INLINE void
+copy_text(char *o, const char *s, size_t n)
+{
+	if (n >= 8 && n <= 16)
+	{
+		/* two words, overlapping */
+		memcpy(o, s, 8);
+		memcpy(o + n - 8, s + n - 8, 8);
+	}
+	else if (n >= 4 && n < 8)
+	{
+		memcpy(o, s, 4);
+		memcpy(o + n - 4, s + n - 4, 4);
+	}
+	else
+		memcpy(o, s, n);
 }
 
 /*
@@ -682,7 +706,7 @@ sort_pairs(Fast *f, FastPair *pairs, uint32_t count)
 	char	   *o;
 
 	for (i = 1; i < count; i++)
-		if (pair_cmp(&pairs[i - 1], &pairs[i]) > 0 ||
+		if (pair_order(&pairs[i - 1], &pairs[i]) > 0 ||
 			(f->pg && pairs[i - 1].keylen == pairs[i].keylen &&
 			 key_bytes_cmp(pairs[i - 1].key, pairs[i].key, pairs[i].keylen) == 0))
 			break;
@@ -696,7 +720,7 @@ sort_pairs(Fast *f, FastPair *pairs, uint32_t count)
 			FastPair	p = pairs[i];
 			uint32_t	j;
 
-			for (j = i; j > 0 && pair_cmp(&p, &pairs[j - 1]) < 0; j--)
+			for (j = i; j > 0 && pair_order(&p, &pairs[j - 1]) < 0; j--)
 				pairs[j] = pairs[j - 1];
 			pairs[j] = p;
 		}
@@ -724,10 +748,11 @@ sort_pairs(Fast *f, FastPair *pairs, uint32_t count)
 			continue;			/* a later equal key wins */
 		if (o > f->tmp)
 		{
-			memcpy(o, ", ", f->pg ? 2 : 1);
-			o += f->pg ? 2 : 1;
+			*o++ = ',';
+			if (f->pg)
+				*o++ = ' ';
 		}
-		memcpy(o, f->out->buf + p->start, p->end - p->start);
+		copy_text(o, f->out->buf + p->start, p->end - p->start);
 		o += p->end - p->start;
 	}
 	memcpy(f->out->buf + from, f->tmp, (size_t) (o - f->tmp));
