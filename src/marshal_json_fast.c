@@ -258,19 +258,27 @@ read_bytes(Fast *f, size_t *pos, const uint8_t **s, size_t *n)
 	return true;
 }
 
-/* Whether the long from start to end is written as MRI writes it. */
+/* canonical_long's for a long of more than one byte */
 static bool
+canonical_long_bytes(const uint8_t *b, size_t start, size_t end, int64_t x)
+{
+	uint8_t		buf[9];
+
+	return marshal_encode_long(x, buf) == end - start &&
+		memcmp(buf, b + start, end - start) == 0;
+}
+
+/* Whether the long from start to end is written as MRI writes it. */
+static inline bool
 canonical_long(const uint8_t *b, size_t start, size_t end, int64_t x)
 {
 	int8_t		c = (int8_t) b[start];
-	uint8_t		buf[9];
 
 	if (c == 5 || c == -5)
 		return false;
 	if (c == 0 || c > 4 || c < -4)
 		return true;
-	return marshal_encode_long(x, buf) == end - start &&
-		memcmp(buf, b + start, end - start) == 0;
+	return canonical_long_bytes(b, start, end, x);
 }
 
 static bool read_symbol_any(Fast *f, size_t *pos, FastSym **out);
