@@ -98,13 +98,14 @@ extern bool marshal_parse_ymd(const char *s, size_t len, MarshalYmd *out);
  * ndays dates, read where its bytes stand: a Date, DateTime or
  * TimeWithZone (U, bare) or a Time in UTC (u).  *excluded is false when it
  * might, and for any value not in the layout MRI writes (then the caller
- * converts it).
+ * converts it).  *end: where an excluded value ends, when that was read
+ * (else 0).
  */
 extern MarshalStatus marshal_view_date_excludes(const MarshalDoc *doc,
 												size_t pos,
 												const MarshalYmd *days,
 												int ndays, bool *excluded,
-												MarshalError *err);
+												size_t *end, MarshalError *err);
 
 /* The Julian Day Number of a Date. */
 extern MarshalStatus marshal_date_jd(const MarshalDoc *doc, size_t pos,

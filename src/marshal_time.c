@@ -783,7 +783,8 @@ time_payload_at(const MarshalDoc *doc, size_t p, MarshalTime *t)
  * prints in the Julian or the Gregorian calendar by sg.
  */
 static bool
-date_wall_jd(const MarshalDoc *doc, size_t p, bool datetime, int64_t *jd)
+date_wall_jd(const MarshalDoc *doc, size_t p, bool datetime, int64_t *jd,
+			 size_t *sg)
 {
 	int64_t		v[5];
 	int64_t		count;
@@ -800,15 +801,38 @@ date_wall_jd(const MarshalDoc *doc, size_t p, bool datetime, int64_t *jd)
 	if (v[0] != 0)
 		return false;
 	*jd = v[1];
+	*sg = p;
 	if (datetime)
 		*jd += marshal_floor_div(v[2] + v[4], 86400);
 	return true;
 }
 
+/* Where a Date's sg ends (a link, or a Float written there); 0 if not known. */
+static size_t
+sg_end(const MarshalDoc *doc, size_t p)
+{
+	int64_t		n;
+	int			t;
+
+	if (p >= doc->len)
+		return 0;
+	t = doc->buf[p++];
+	if ((t != MT_LINK && t != MT_FLOAT) ||
+		!marshal_decode_long(doc->buf, doc->len, &p, &n) || n < 0)
+		return 0;
+	if (t == MT_FLOAT)
+	{
+		if ((uint64_t) n > doc->len - p)
+			return 0;
+		p += (size_t) n;
+	}
+	return p;
+}
+
 MarshalStatus
 marshal_view_date_excludes(const MarshalDoc *doc, size_t pos,
 						   const MarshalYmd *days, int ndays, bool *excluded,
-						   MarshalError *err)
+						   size_t *end, MarshalError *err)
 {
 	const uint8_t *b = doc->buf;
 	size_t		p = pos + (pos < doc->len && b[pos] == MT_IVAR);
@@ -819,6 +843,7 @@ marshal_view_date_excludes(const MarshalDoc *doc, size_t pos,
 	int64_t		jd;
 
 	*excluded = false;
+	*end = 0;
 	if (p + 1 >= doc->len || (b[p] != MT_USERDEF && b[p] != MT_USRMARSHAL) ||
 		(b[p] == MT_USRMARSHAL && p != pos))
 		return MARSHAL_OK;		/* a wrapped U: the view's own way */
@@ -839,7 +864,9 @@ marshal_view_date_excludes(const MarshalDoc *doc, size_t pos,
 		int			m[2];
 		int			d[2];
 
-		if (!date_wall_jd(doc, p, name.len == 8, &jd) || jd > INT64_MAX / 8 ||
+		size_t		sg;
+
+		if (!date_wall_jd(doc, p, name.len == 8, &jd, &sg) || jd > INT64_MAX / 8 ||
 			jd < INT64_MIN / 8)
 			return MARSHAL_OK;
 		/* whichever calendar sg picks */
@@ -847,6 +874,8 @@ marshal_view_date_excludes(const MarshalDoc *doc, size_t pos,
 		marshal_julian_from_jd(jd, &y[1], &m[1], &d[1]);
 		*excluded = !ymd_among(days, ndays, y[0], m[0], d[0]) &&
 			!ymd_among(days, ndays, y[1], m[1], d[1]);
+		/* the Date ends with sg: no need to skip it again */
+		*end = *excluded ? sg_end(doc, sg) : 0;
 		return MARSHAL_OK;
 	}
 	if (marshal_bytes_eq(name, "ActiveSupport::TimeWithZone"))

@@ -575,16 +575,21 @@ key_values(const char **keys, const size_t *keylens, int nkeys, KeyValues *kv)
 	}
 }
 
-/* Whether the element at pos, of class shape shape, can equal no key. */
+/*
+ * Whether the element at pos, of class shape shape, can equal no key; *end
+ * where it ends, when that was read (else 0).
+ */
 static bool
-no_key_fits(MarshalDoc *doc, size_t pos, Shape shape, const KeyValues *kv)
+no_key_fits(MarshalDoc *doc, size_t pos, Shape shape, const KeyValues *kv,
+			size_t *end)
 {
 	MarshalError err;
 	bool		excluded = false;
 
+	*end = 0;
 	if (shape == SHAPE_DATE || shape == SHAPE_TIME)
 		rbmarshal_check_status(marshal_view_date_excludes(doc, pos, kv->days, kv->ndays,
-														  &excluded, &err), &err);
+														  &excluded, end, &err), &err);
 	else if (shape == SHAPE_DECIMAL)
 		rbmarshal_check_status(marshal_view_decimal_excludes(doc, pos, kv->decimals,
 															 kv->ndecimals,
@@ -647,7 +652,7 @@ element_string(MarshalDoc *doc, size_t pos, unsigned shapes,
 				Shape		shape = rbmarshal_class_shape(doc, pos);
 
 				if (!(shapes & SHAPE_BIT(shape)) ||
-					(shape != SHAPE_ANY && no_key_fits(doc, pos, shape, kv)))
+					(shape != SHAPE_ANY && no_key_fits(doc, pos, shape, kv, end)))
 					return false;
 			}
 			break;
