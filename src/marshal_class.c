@@ -22,6 +22,8 @@ static const MarshalClass classes[] = {
 	ROW("OpenStruct", MT_USRMARSHAL, MC_OPENSTRUCT, MCV_TABLE),
 	/* method_missing answers marshal_dump (nil) and marshal_load: loads empty */
 	ROW("ActiveSupport::OrderedOptions", MT_USRMARSHAL, MC_ORDERED_OPTIONS, MCV_EMPTY),
+	/* its subclass: the parent is a default proc, not dumped either */
+	ROW("ActiveSupport::InheritableOptions", MT_USRMARSHAL, MC_ORDERED_OPTIONS, MCV_EMPTY),
 	/* Object#as_json is instance_values: an Encoding has none */
 	ROW("Encoding", MT_USERDEF, MC_ENCODING, MCV_EMPTY),
 	/* the as_json of active_support/core_ext/object/json.rb: to_s */

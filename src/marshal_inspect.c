@@ -716,7 +716,8 @@ show_special(Out *o, const MarshalView *view, bool *handled)
 			return show_with_to_s(o, n, ":");
 		case MC_ORDERED_OPTIONS:
 			/* its marshal_load is method_missing: it always loads empty */
-			return puts_(o, "#<ActiveSupport::OrderedOptions {}>");
+			TRY(show_class(o, "#<", n));
+			return puts_(o, " {}>");
 		default:
 			*handled = false;
 			break;

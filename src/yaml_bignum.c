@@ -14,7 +14,7 @@
 
 #include <string.h>
 
-/* A part of more bits than this is refused (about 157,826 decimal digits) */
+/* A part of more bits than this is refused (157,827 decimal digits at the most) */
 #define YR_RATIONAL_MAX_BITS (1 << 19)
 #define INTERRUPT_WORK (1 << 22)
 
@@ -62,8 +62,12 @@ limbs_of(YState *st, const YNode *n, const RVal *v, uint64_t *done)
 	}
 	if (v->ival == 10)
 	{
-		/* 3.33 bits a digit: the limit before the quadratic conversion */
-		if (v->len > (size_t) (YR_RATIONAL_MAX_BITS / 3.33))
+		/*
+		 * Before the quadratic conversion: more digits than the largest
+		 * number of MAX_BITS bits has (log10(2) = 0.30103) cannot fit; the
+		 * bit count decides the rest.
+		 */
+		if (v->len > (size_t) (YR_RATIONAL_MAX_BITS * 0.30103) + 1)
 			yr_fail_at(st, n, MARSHAL_ERR_LIMIT,
 					   "a Rational of two Integers of more than %d bits", YR_RATIONAL_MAX_BITS);
 		x.v = yr_alloc(st, (v->len / 19 + 2) * sizeof(uint64_t));

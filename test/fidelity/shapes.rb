@@ -46,6 +46,7 @@ Encoding.default_external = Encoding::UTF_8
 
 require "active_support"
 require "active_support/all"
+require "active_support/ordered_options" # InheritableOptions: no autoload of its own
 require "bigdecimal"
 require "bigdecimal/util"
 require "date"
@@ -357,6 +358,9 @@ row("u_shared_object", { "a" => cur, "b" => [cur, cur], "c" => { "d" => cur } })
 row("u_as_hash_key", { Wrapped.new(1) => "v" }) # a U key: its to_s is an inspect text
 row("u_nested_deep", Wrapped.new([Wrapped.new({ "k" => Wrapped.new(:s) }), Currency.new("JPY")]))
 row("u_ordered_options_in_hash", { "o" => ActiveSupport::OrderedOptions.new, "n" => 1 })
+# (not nested at random: HashWithIndifferentAccess.new of one takes a default proc)
+row("u_inheritable_options", ActiveSupport::InheritableOptions.new({ a: 1 }).tap { |o| o.b = 2 })
+row("u_inheritable_options_in_hash", { "o" => ActiveSupport::InheritableOptions.new({ a: 1 }), "n" => 1 })
 
 # --- key_*: Hash keys that are not Strings ---------------------------------------------
 
